@@ -1,0 +1,68 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// cloudsync: CloudKit-style sync for Linux. See docs/ARCHITECTURE.md for the layering:
+/// executable -> Commands/* -> CloudSyncCLI / CloudSyncDevice -> CloudSyncCloud -> CloudSyncCore.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "cloudsync",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "cloudsync", targets: ["cloudsync"]),
+        .executable(name: "cloudsync-bench", targets: ["cloudsync-bench"]),
+        .library(name: "CloudSyncCore", targets: ["CloudSyncCore"]),
+        .library(name: "CloudSyncCloud", targets: ["CloudSyncCloud"]),
+        .library(name: "CloudSyncDevice", targets: ["CloudSyncDevice"]),
+    ],
+    targets: [
+        // System C libraries (Debian -dev packages).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+
+        // Layers.
+        .target(name: "CloudSyncCore", swiftSettings: strict),
+        .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite"], swiftSettings: strict),
+        .target(name: "CloudSyncDevice",
+                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite"], swiftSettings: strict),
+        .target(name: "CloudSyncCLI",
+                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice"], swiftSettings: strict),
+
+        // One module per command family.
+        .target(name: "ZoneCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Zone",
+                swiftSettings: strict),
+        .target(name: "RecordCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Record",
+                swiftSettings: strict),
+        .target(name: "FetchChangesCommand", dependencies: ["CloudSyncCLI"],
+                path: "Sources/Commands/FetchChanges", swiftSettings: strict),
+        .target(name: "TourCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Tour",
+                swiftSettings: strict),
+
+        .executableTarget(name: "cloudsync",
+                          dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
+                                         "FetchChangesCommand", "TourCommand"],
+                          swiftSettings: strict),
+        .executableTarget(name: "cloudsync-bench",
+                          dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
+                          path: "Benchmarks/cloudsync-bench", swiftSettings: strict),
+
+        // Tests: one target per module, plus shared helpers for running the built binary.
+        .target(name: "TestSupport", dependencies: ["CloudSyncCore"], path: "Tests/TestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore"], swiftSettings: strict),
+        .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CloudSyncCloudTests", dependencies: ["CloudSyncCloud", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CloudSyncCLITests", dependencies: ["CloudSyncCLI", "TestSupport", "cloudsync"],
+                    swiftSettings: strict),
+        .testTarget(name: "ZoneCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "RecordCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "FetchChangesCommandTests", dependencies: ["TestSupport", "cloudsync"],
+                    swiftSettings: strict),
+        .testTarget(name: "TourCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,24 @@
+import CloudSyncCore
+
+extension CloudError {
+    /// The process exit status for this cloud error (DESIGN §5).
+    public var exitCode: Int32 { code.exitCode }
+}
+
+extension CloudError.Code {
+    /// The process exit status for this CKError code: not found 3, conflict 4, bad input 65,
+    /// unavailable 69, internal 70, try again later 75, permission 77, anything else 1.
+    public var exitCode: Int32 {
+        let status: ExitCode = switch self {
+        case .unknownItem, .zoneNotFound, .userDeletedZone: .notFound
+        case .serverRecordChanged, .constraintViolation: .conflict
+        case .invalidArguments, .limitExceeded, .serverRejectedRequest: .dataError
+        case .networkUnavailable, .networkFailure, .serviceUnavailable, .badDatabase: .unavailable
+        case .requestRateLimited, .zoneBusy: .tempFailure
+        case .permissionFailure, .notAuthenticated: .permissionDenied
+        case .internalError: .internalError
+        case .partialFailure, .changeTokenExpired, .quotaExceeded, .batchRequestFailed, .assetFileNotFound: .failure
+        }
+        return status.rawValue
+    }
+}

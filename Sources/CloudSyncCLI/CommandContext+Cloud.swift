@@ -1,0 +1,82 @@
+import CloudSyncCore
+import CloudSyncCloud
+import CloudSyncDevice
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a command needs to talk to the cloud as one device of one account: the opened
+/// service, the resolved account, and the device's own store. Commands make one per
+/// invocation through `CommandContext.session()`.
+public final class CloudSession {
+    public let context: CommandContext
+    public let cloud: any CloudService
+    public let account: Account
+
+    init(context: CommandContext, cloud: any CloudService, account: Account) {
+        self.context = context
+        self.cloud = cloud
+        self.account = account
+    }
+
+    /// The request for one database of the current container, as this device.
+    public func request(_ scope: DatabaseScope) -> DatabaseRequest {
+        DatabaseRequest(container: context.settings.container, scope: scope,
+                        userRecordName: account.userRecordName, deviceID: context.settings.device)
+    }
+
+    /// Opens this device's store (creating it, mode 0600, in a 0700 folder).
+    public func deviceStore() throws -> DeviceStore {
+        let path = DeviceStore.defaultPath(home: context.settings.home, account: context.settings.account,
+                                           device: context.settings.device)
+        try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
+        return try DeviceStore(path: path)
+    }
+}
+
+extension CommandContext {
+    /// Opens the cloud named by `--cloud` and resolves the account.
+    public func session() throws -> CloudSession {
+        let locator = try CloudLocator(parsing: settings.cloudURL)
+        if case .sqlite(let path) = locator {
+            try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
+        }
+        let cloud = try locator.open()
+        let account = try cloud.account(named: settings.account)
+        return CloudSession(context: self, cloud: cloud, account: account)
+    }
+
+    /// Parses `--database` (default `private`).
+    public func databaseScope(_ arguments: ParsedArguments, default scope: DatabaseScope = .private) throws -> DatabaseScope {
+        guard let text = arguments.value("database") else { return scope }
+        guard let parsed = DatabaseScope(argument: text) else {
+            throw CLIError.usage("unknown database '\(text)'; use private, shared or public")
+        }
+        return parsed
+    }
+}
+
+/// Folders for state files.
+extension FileSystem {
+    /// The folder part of a path.
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `mkdir -p` with `mode` for the folders it creates.
+    static func makeDirectories(_ path: String, mode: mode_t) throws {
+        if path.isEmpty || path == "/" || path == "." { return }
+        var isDir = stat()
+        if stat(path, &isDir) == 0 {
+            guard (isDir.st_mode & S_IFMT) == S_IFDIR else {
+                throw CLIError.failed("\(path) exists and is not a folder")
+            }
+            return
+        }
+        try makeDirectories(parent(of: path), mode: mode)
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw CLIError.failed("cannot create folder \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

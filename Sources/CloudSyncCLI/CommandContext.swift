@@ -1,0 +1,42 @@
+/// Everything a command needs besides its arguments, one per invocation: the resolved settings,
+/// the output, the environment and whether a human is at the keyboard.
+///
+/// Extensions (such as opening the cloud for `settings.cloudURL`) can keep per-invocation
+/// objects with `memoized(_:_:)`; they are released with the context when the command ends.
+public final class CommandContext: @unchecked Sendable {
+    /// The resolved global context (account, device, container, cloud, home, json, quiet, color).
+    public let settings: Settings
+    /// Where to print.
+    public let output: Output
+    /// The environment of the invocation (not necessarily the process environment, in tests).
+    public let environment: [String: String]
+    private let lock = Lock(recursive: true)
+    private var interactive: Bool
+    private var cache: [String: Any] = [:]
+
+    /// A context; the dispatcher builds one per invocation, tests may build their own.
+    public init(settings: Settings, output: Output, environment: [String: String] = [:],
+                isInteractive: Bool = false) {
+        self.settings = settings
+        self.output = output
+        self.environment = environment
+        self.interactive = isInteractive
+    }
+
+    /// True if stdin is a terminal, so the command may prompt.
+    public var isInteractive: Bool {
+        get { lock.withLock { interactive } }
+        set { lock.withLock { interactive = newValue } }
+    }
+
+    /// The value stored under `key` for this invocation, made by `make` on first use. `make`
+    /// may itself call `memoized` for another key; an error from `make` stores nothing.
+    public func memoized<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
+        try lock.withLock {
+            if let value = cache[key] as? T { return value }
+            let value = try make()
+            cache[key] = value
+            return value
+        }
+    }
+}

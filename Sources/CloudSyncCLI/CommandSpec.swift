@@ -1,0 +1,69 @@
+/// One command or subcommand of the command table. Everything but `run` is plain data, so help,
+/// man pages, shell completions and the REPL read the same table the dispatcher runs.
+public struct CommandSpec: Sendable {
+    /// The body of a command: it reads its context and arguments, writes through
+    /// `context.output`, and throws `CLIError` or `CloudError` on failure.
+    public typealias Run = @Sendable (CommandContext, ParsedArguments) throws -> Void
+
+    /// The word typed on the command line: `zone`, `create`.
+    public let name: String
+    /// One line for command lists and the NAME section.
+    public let abstract: String
+    /// Longer text for the DESCRIPTION section. Paragraphs are separated by blank lines; lines
+    /// that start with a space are kept as they are (for code and tables).
+    public let discussion: String
+    /// The command's own options (the global options are accepted everywhere in addition).
+    public let options: [OptionSpec]
+    /// The positional arguments, in order.
+    public let arguments: [ArgumentSpec]
+    /// Worked examples for help.
+    public let examples: [Example]
+    /// Nested commands: `zone` has `create`, `list`, …
+    public let subcommands: [CommandSpec]
+    /// Hidden commands run but are not listed in help, completions or suggestions.
+    public let hidden: Bool
+    /// The body; nil for a group that only holds subcommands.
+    public let run: Run?
+
+    /// Describes a command.
+    public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
+                arguments: [ArgumentSpec] = [], examples: [Example] = [], subcommands: [CommandSpec] = [],
+                hidden: Bool = false, run: Run? = nil) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+        self.examples = examples
+        self.subcommands = subcommands
+        self.hidden = hidden
+        self.run = run
+    }
+
+    /// The direct subcommand called `name`, hidden ones included.
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// The subcommands shown in help, in table order.
+    public var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.hidden } }
+
+    /// The options shown in help, in table order.
+    public var visibleOptions: [OptionSpec] { options.filter { !$0.hidden } }
+
+    /// The command's own option with this long name (without dashes).
+    public func option(long: String) -> OptionSpec? { options.first { $0.long == long } }
+
+    /// The command's own option with this one-letter name.
+    public func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+
+    /// The command reached by following `path` (subcommand names) from this one.
+    public func descendant(at path: [String]) -> CommandSpec? {
+        var current = self
+        for name in path {
+            guard let next = current.subcommand(named: name) else { return nil }
+            current = next
+        }
+        return current
+    }
+}

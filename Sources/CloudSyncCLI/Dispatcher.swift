@@ -1,0 +1,88 @@
+import Glibc
+
+/// The entry point of the command suite: parses the command line against the registry, resolves
+/// the settings, runs the command (or a `cloudsync-<name>` plugin, or help) and turns its
+/// outcome into an exit status. It never crashes on bad input: every mistake is a message and a
+/// status from `ExitCode`.
+public struct Dispatcher: Sendable {
+    /// The program name used in messages, help and plugin names.
+    public static let programName = "cloudsync"
+
+    /// The builtin commands.
+    public let registry: CommandRegistry
+    /// The version printed by `--version`.
+    public let version: String
+
+    /// A dispatcher over `registry`; `version` is printed by `--version`.
+    public init(registry: CommandRegistry, version: String) {
+        self.registry = registry
+        self.version = version
+    }
+
+    /// The whole command table as one tree: the root is `cloudsync` itself, its options are the
+    /// global options and its subcommands are the registered commands plus the builtin `help`.
+    /// Help, man pages, completions and the REPL read this.
+    public var rootCommand: CommandSpec {
+        let dispatcher = self
+        let help = HelpCommand.spec { context, arguments in
+            let invocation = Invocation(dispatcher: dispatcher, environment: context.environment,
+                                        output: context.output, isInteractive: context.isInteractive)
+            let status = invocation.showHelp(topic: arguments.arguments(HelpCommand.topicArgument),
+                                             all: arguments.flag("all"))
+            if status != 0 { throw CLIError.exit(status) }
+        }
+        return CommandSpec(name: Dispatcher.programName, abstract: Dispatcher.abstract,
+                           discussion: Dispatcher.discussion, options: GlobalOptions.all,
+                           examples: Dispatcher.examples, subcommands: registry.commands + [help])
+    }
+
+    /// Runs one command line.
+    /// - Parameters:
+    ///   - arguments: the words after the program name.
+    ///   - environment: the environment to resolve settings from and to pass to plugins.
+    ///   - output: where to print; by default stdout and stderr of the process.
+    ///   - isInteractive: whether stdin is a terminal; nil asks `isatty(0)`.
+    /// - Returns: the exit status.
+    public func run(arguments: [String], environment: [String: String], output: Output? = nil,
+                    isInteractive: Bool? = nil) -> Int32 {
+        let output = output ?? Output()
+        let invocation = Invocation(dispatcher: self, environment: environment, output: output,
+                                    isInteractive: isInteractive ?? SystemInfo.isTerminal(STDIN_FILENO))
+        let status = invocation.run(arguments)
+        output.flush()
+        return status
+    }
+
+    /// Runs the process's own command line and environment, then exits with the status.
+    public func main() -> Never {
+        let status = run(arguments: Array(CommandLine.arguments.dropFirst()),
+                         environment: ProcessEnvironment.current())
+        exit(status)
+    }
+
+    static let abstract = "CloudKit-style sync for Linux"
+
+    static let discussion = """
+        Each invocation acts as one device of one account in one container of a cloud. The \
+        global options choose them; each one is taken from the command-line flag, else from the \
+        environment (CLOUDSYNC_ACCOUNT, CLOUDSYNC_DEVICE, CLOUDSYNC_CONTAINER, CLOUDSYNC_CLOUD, \
+        CLOUDSYNC_HOME), else from the config file, else from the defaults.
+
+        The config file is $CLOUDSYNC_CONFIG, else $XDG_CONFIG_HOME/cloudsync/config (by \
+        default ~/.config/cloudsync/config). It holds 'key = value' lines for the keys account, \
+        device, container, cloud and home; lines starting with '#' or ';' are comments.
+
+        A command that is not built in runs the executable cloudsync-<command> found on \
+        $CLOUDSYNC_EXEC_PATH, then $PATH, with the resolved context exported as CLOUDSYNC_* \
+        variables.
+
+        Exit status: 0 ok, 1 failed, 3 not found, 4 conflict, 64 usage, 65 bad input, \
+        69 cloud unavailable, 70 internal error, 75 try again later, 77 permission denied.
+        """
+
+    static let examples = [
+        Example("cloudsync help -a", "List every command, plugins included."),
+        Example("cloudsync --device laptop --json <command>",
+                "Run a command as the device 'laptop' and print JSON."),
+    ]
+}

@@ -1,0 +1,63 @@
+import CloudSyncCore
+
+/// Turns an error thrown by a command (or found by the dispatcher) into stderr text and an exit
+/// status: `cloudsync: error: <reason>` for humans, the error's JSON document with `--json`.
+struct ErrorReporter {
+    let output: Output
+
+    /// Reports `error` and returns its exit status. `usage` (the command and its words) adds a
+    /// usage reminder after usage errors in human mode.
+    func report(_ error: any Error, usage: (CommandSpec, [String])?) -> Int32 {
+        switch error {
+        case let error as CLIError:
+            if case .exit(let status) = error { return status }
+            if output.isJSON {
+                emitJSON(error.jsonDocument)
+            } else {
+                output.error(error.message)
+                if case .usage = error { remind(usage) }
+            }
+            return error.exitCode
+        case let error as CloudError:
+            if output.isJSON {
+                emitJSON(error.jsonDocument)
+            } else {
+                var text = error.reason.isEmpty ? error.code.rawValue : error.reason
+                for (id, item) in error.partialErrors.sorted(by: { $0.key.recordName < $1.key.recordName }) {
+                    text += "\n  \(id.recordName): \(item.reason) (\(item.code.rawValue))"
+                }
+                output.error(text)
+            }
+            return error.exitCode
+        default:
+            let wrapped = CLIError.internalError("internal error: \(String(describing: error))")
+            if output.isJSON {
+                emitJSON(wrapped.jsonDocument)
+            } else {
+                output.error(wrapped.message)
+            }
+            return wrapped.exitCode
+        }
+    }
+
+    private func emitJSON(_ document: JSONValue) {
+        output.writeError(document.serialized() + "\n")
+    }
+
+    /// `usage: <form>` and `See 'cloudsync zone create --help'.`
+    private func remind(_ usage: (CommandSpec, [String])?) {
+        guard let (spec, path) = usage else {
+            output.writeError("See '\(Dispatcher.programName) --help'.\n")
+            return
+        }
+        var lines: [String] = []
+        let forms = UsageFormatter().forms(for: spec, path: path, prefixWidth: 7)
+        for (index, form) in forms.enumerated() {
+            for (number, line) in form.enumerated() {
+                lines.append((number > 0 ? "       " : (index == 0 ? "usage: " : "   or: ")) + line)
+            }
+        }
+        lines.append("See '\(path.joined(separator: " ")) --help'.")
+        output.writeError(lines.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,97 @@
+/// The builtin `help` command: `cloudsync help [-a] [<command>...]`.
+enum HelpCommand {
+    static let name = "help"
+    static let topicArgument = "command"
+
+    static func spec(run: @escaping CommandSpec.Run) -> CommandSpec {
+        CommandSpec(
+            name: name,
+            abstract: "Show help for cloudsync or one of its commands",
+            discussion: """
+                With a command (and subcommand), shows its help page, like '--help' after it does. \
+                For a plugin, runs 'cloudsync-<command> --help'. With -a, lists the builtin commands \
+                and the plugins found on $CLOUDSYNC_EXEC_PATH and $PATH.
+                """,
+            options: [
+                OptionSpec("all", short: "a", help: "List builtin commands and plugins."),
+            ],
+            arguments: [
+                ArgumentSpec(topicArgument, help: "The command (and subcommands) to explain.", optional: true,
+                             repeating: true),
+            ],
+            examples: [
+                Example("cloudsync help zone create", "Explain 'cloudsync zone create'."),
+                Example("cloudsync help -a", "List every command, plugins included."),
+            ],
+            run: run)
+    }
+}
+
+extension Invocation {
+    /// Prints the help page of `topic` (command words) to stdout, or lists every command with
+    /// `all`. Returns the exit status.
+    func showHelp(topic: [String], all: Bool) -> Int32 {
+        if all {
+            listAll()
+            return 0
+        }
+        var spec = root
+        var path = [Dispatcher.programName]
+        for (position, word) in topic.enumerated() {
+            if let next = spec.subcommand(named: word) {
+                spec = next
+                path.append(word)
+                continue
+            }
+            if position == 0 {
+                if let plugin = PluginLocator(environment: environment).find(word) {
+                    return runChild(plugin, name: word, arguments: ["--help"], environment: environment)
+                }
+                return unknownCommand(word)
+            }
+            var message = "unknown subcommand '\(word)' for '\(path.joined(separator: " "))'"
+            if let hint = Suggestions.didYouMean(word, among: spec.visibleSubcommands.map(\.name)) {
+                message += "\n" + hint
+            }
+            return reporter.report(CLIError.usage(message), usage: (spec, path))
+        }
+        output.write(HelpRenderer().render(spec, path: path))
+        return 0
+    }
+
+    /// `help -a`: the builtin commands and the plugins, as a table or as JSON.
+    private func listAll() {
+        let builtins = root.visibleSubcommands
+        let plugins = PluginLocator(environment: environment).all().filter { root.subcommand(named: $0.name) == nil }
+        if output.isJSON {
+            output.json(.object([
+                ("commands", .array(builtins.map { .object([("name", .string($0.name)), ("abstract", .string($0.abstract))]) })),
+                ("plugins", .array(plugins.map { .object([("name", .string($0.name)), ("path", .string($0.path))]) })),
+            ]))
+            return
+        }
+        let renderer = HelpRenderer()
+        var lines: [String] = []
+        let usage = UsageFormatter().forms(for: root, path: [Dispatcher.programName], prefixWidth: 7)
+        for (index, form) in usage.enumerated() {
+            for (number, line) in form.enumerated() {
+                lines.append((number > 0 ? "       " : (index == 0 ? "usage: " : "   or: ")) + line)
+            }
+        }
+        lines.append("")
+        lines.append("Builtin commands")
+        lines += TextWrapper.twoColumns(builtins.map { ($0.name, $0.abstract) }, column: renderer.descriptionColumn,
+                                        width: renderer.width)
+        lines.append("")
+        lines.append("Plugins on $CLOUDSYNC_EXEC_PATH and $PATH")
+        if plugins.isEmpty {
+            lines.append("  (none)")
+        } else {
+            lines += TextWrapper.twoColumns(plugins.map { ($0.name, $0.path) }, column: renderer.descriptionColumn,
+                                            width: renderer.width)
+        }
+        lines.append("")
+        lines.append("See '\(Dispatcher.programName) help <command>' to read about a command.")
+        output.write(lines.joined(separator: "\n") + "\n")
+    }
+}

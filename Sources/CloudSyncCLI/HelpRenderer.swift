@@ -1,0 +1,99 @@
+/// Renders help pages from the command table: NAME, USAGE, DESCRIPTION, SUBCOMMANDS (COMMANDS
+/// at the top, in table order), ARGUMENTS, OPTIONS, GLOBAL OPTIONS (at the top), EXAMPLES and a pointer to
+/// more help, wrapped to `width` columns. It reads only data, never `run` closures.
+public struct HelpRenderer: Sendable {
+    /// The column limit.
+    public var width: Int
+    /// Where descriptions start in two-column lists.
+    public var descriptionColumn: Int
+
+    /// A renderer for the given width.
+    public init(width: Int = 80, descriptionColumn: Int = 28) {
+        self.width = width
+        self.descriptionColumn = descriptionColumn
+    }
+
+    /// The help page of `spec`.
+    /// - Parameters:
+    ///   - spec: the command (or the root command, whose options are the global options).
+    ///   - path: the words that invoke it, starting with the program name: `["cloudsync", "zone"]`.
+    public func render(_ spec: CommandSpec, path: [String]) -> String {
+        let isRoot = path.count <= 1
+        let command = path.joined(separator: " ")
+        var lines: [String] = []
+        func section(_ title: String, _ body: [String]) {
+            guard !body.isEmpty else { return }
+            if !lines.isEmpty { lines.append("") }
+            lines.append(title)
+            lines += body
+        }
+
+        let name = spec.abstract.isEmpty ? command : command + " - " + spec.abstract
+        section("NAME", TextWrapper.wrap(name, width: width, indent: 6, firstIndent: 2))
+
+        let usage = UsageFormatter(width: width).forms(for: spec, path: path, prefixWidth: 2)
+        section("USAGE", usage.flatMap { $0.map { "  " + $0 } })
+
+        if !spec.discussion.isEmpty {
+            section("DESCRIPTION", TextWrapper.wrapParagraphs(spec.discussion, width: width, indent: 2))
+        }
+
+        let subcommands = spec.visibleSubcommands
+        section(isRoot ? "COMMANDS" : "SUBCOMMANDS",
+                TextWrapper.twoColumns(subcommands.map { ($0.name, $0.abstract) }, column: descriptionColumn,
+                                       width: width))
+
+        section("ARGUMENTS", TextWrapper.twoColumns(spec.arguments.map { (UsageFormatter.argumentWord($0), argumentHelp($0)) },
+                                                    column: descriptionColumn, width: width))
+
+        section(isRoot ? "GLOBAL OPTIONS" : "OPTIONS", optionRows(spec.visibleOptions))
+
+        if !spec.examples.isEmpty {
+            var body: [String] = []
+            for (number, example) in spec.examples.enumerated() {
+                if number > 0 { body.append("") }
+                body.append("  $ " + example.command)
+                body += TextWrapper.wrap(example.explanation, width: width, indent: 6)
+            }
+            section("EXAMPLES", body)
+        }
+
+        lines.append("")
+        if isRoot {
+            lines += TextWrapper.wrap("See '\(command) help <command>' to read about a command, and '\(command) help -a' for every command, plugins included.",
+                                      width: width, indent: 0)
+        } else {
+            let program = path.first ?? Dispatcher.programName
+            if !subcommands.isEmpty {
+                lines.append("See '\(program) help \(path.dropFirst().joined(separator: " ")) <subcommand>' to read about a subcommand.")
+            }
+            lines += TextWrapper.wrap("Global options (--account, --device, --json, --quiet, ...) are accepted too; see '\(program) --help'.",
+                                      width: width, indent: 0)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func optionRows(_ options: [OptionSpec]) -> [String] {
+        let anyShort = options.contains { $0.short != nil }
+        let rows = options.map { option -> (String, String) in
+            var label = option.short.map { "-\($0), " } ?? (anyShort ? "    " : "")
+            label += option.flagName
+            if let value = option.valueName { label += " <\(value)>" }
+            var help = option.help
+            if case .values(let allowed) = option.completion {
+                help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
+            }
+            if option.repeatable { help += (help.isEmpty ? "" : " ") + "Can be repeated." }
+            return (label, help)
+        }
+        return TextWrapper.twoColumns(rows, column: descriptionColumn, width: width)
+    }
+
+    private func argumentHelp(_ argument: ArgumentSpec) -> String {
+        var help = argument.help
+        if case .values(let allowed) = argument.completion {
+            help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
+        }
+        return help
+    }
+}

@@ -1,0 +1,137 @@
+/// One run of the dispatcher: parse, then version, help, plugin or builtin command.
+struct Invocation {
+    let dispatcher: Dispatcher
+    let root: CommandSpec
+    let environment: [String: String]
+    let output: Output
+    let isInteractive: Bool
+
+    init(dispatcher: Dispatcher, environment: [String: String], output: Output, isInteractive: Bool) {
+        self.dispatcher = dispatcher
+        self.root = dispatcher.rootCommand
+        self.environment = environment
+        self.output = output
+        self.isInteractive = isInteractive
+    }
+
+    var reporter: ErrorReporter { ErrorReporter(output: output) }
+
+    func run(_ arguments: [String]) -> Int32 {
+        // Until the line is parsed, errors are JSON if --json appears at all.
+        output.configure(json: arguments.prefix { $0 != "--" }.contains("--json"), quiet: false, color: false)
+        let parsed = CommandLineParser(root: root).parse(arguments)
+        output.configure(json: parsed.flag("json"), quiet: false, color: false)
+
+        if parsed.flag("version") {
+            output.line("\(Dispatcher.programName) \(dispatcher.version)")
+            return ExitCode.ok.rawValue
+        }
+        if parsed.flag("help") {
+            return showHelp(topic: parsed.names + (parsed.unresolvedCommand.map { [$0] } ?? []), all: false)
+        }
+        if let error = parsed.error {
+            return reporter.report(error, usage: usageContext(parsed.path))
+        }
+        if let name = parsed.unresolvedCommand {
+            return runPlugin(name, parsed)
+        }
+
+        var path = parsed.path
+        if path.isEmpty {
+            // DESIGN §5: a bare `cloudsync` opens the REPL when one is registered.
+            guard let repl = root.subcommand(named: "repl"), repl.run != nil else {
+                output.writeError(HelpRenderer().render(root, path: [Dispatcher.programName]))
+                return ExitCode.usage.rawValue
+            }
+            path = [repl]
+        }
+        guard let leaf = path.last else { return ExitCode.internalError.rawValue }
+        if path.count == 1 && leaf.name == HelpCommand.name {
+            return showHelp(topic: parsed.positionals, all: parsed.flag("all"))
+        }
+        guard let body = leaf.run else {
+            // A group invoked without its subcommand: git prints usage and fails.
+            output.writeError(HelpRenderer().render(leaf, path: [Dispatcher.programName] + path.map(\.name)))
+            return ExitCode.usage.rawValue
+        }
+
+        let bound: [String: [String]]
+        do {
+            bound = try ArgumentBinder.bind(parsed.positionals, to: leaf.arguments)
+        } catch {
+            return reporter.report(error, usage: usageContext(path))
+        }
+        let arguments = parsed.parsedArguments(bound: bound)
+        let settings: Settings
+        do {
+            settings = try resolveSettings(arguments)
+        } catch {
+            return reporter.report(error, usage: nil)
+        }
+        output.configure(settings)
+        let context = CommandContext(settings: settings, output: output, environment: environment,
+                                     isInteractive: isInteractive)
+        do {
+            try body(context, arguments)
+            return ExitCode.ok.rawValue
+        } catch {
+            return reporter.report(error, usage: usageContext(path))
+        }
+    }
+
+    private func resolveSettings(_ arguments: ParsedArguments) throws(CLIError) -> Settings {
+        try Settings.resolve(overrides: SettingsOverrides(arguments), environment: environment,
+                             stdoutIsTTY: output.isTTY) { output.warning($0) }
+    }
+
+    private func usageContext(_ path: [CommandSpec]) -> (CommandSpec, [String])? {
+        guard let leaf = path.last else { return nil }
+        return (leaf, [Dispatcher.programName] + path.map(\.name))
+    }
+
+    // MARK: plugins
+
+    /// Runs `cloudsync-<name>` with the words after it, or reports an unknown command.
+    private func runPlugin(_ name: String, _ parsed: CommandLineParser.Outcome) -> Int32 {
+        guard let executable = PluginLocator(environment: environment).find(name) else {
+            return unknownCommand(name)
+        }
+        let settings: Settings
+        do {
+            settings = try resolveSettings(parsed.parsedArguments(bound: [:]))
+        } catch {
+            return reporter.report(error, usage: nil)
+        }
+        var childEnvironment = environment.merging(settings.exportedEnvironment()) { $1 }
+        if parsed.flag("no-color") { childEnvironment["NO_COLOR"] = "1" }
+        return runChild(executable, name: name, arguments: parsed.remaining, environment: childEnvironment)
+    }
+
+    /// Runs an executable with our stdout/stderr and returns its status.
+    func runChild(_ executable: String, name: String, arguments: [String], environment: [String: String]) -> Int32 {
+        output.flush()
+        do {
+            return try ProcessRunner.run(executable, argv0: PluginLocator.prefix + name, arguments: arguments,
+                                         environment: environment, stdout: output.standardOutput,
+                                         stderr: output.standardError)
+        } catch {
+            return reporter.report(CLIError.internalError(error.description), usage: nil)
+        }
+    }
+
+    /// `cloudsync: 'NAME' is not a cloudsync command. See 'cloudsync help -a'.` and a suggestion.
+    func unknownCommand(_ name: String) -> Int32 {
+        let program = Dispatcher.programName
+        let candidates = root.visibleSubcommands.map(\.name)
+            + PluginLocator(environment: environment).all().map(\.name)
+        let hint = Suggestions.didYouMean(name, among: candidates)
+        let reason = "'\(name)' is not a \(program) command. See '\(program) help -a'."
+        if output.isJSON {
+            let error = CLIError.usage(reason + (hint.map { "\n" + $0 } ?? ""))
+            output.writeError(error.jsonDocument.serialized() + "\n")
+        } else {
+            output.writeError("\(program): \(reason)\n" + (hint.map { $0 + "\n" } ?? ""))
+        }
+        return ExitCode.usage.rawValue
+    }
+}

@@ -1,0 +1,104 @@
+/// The global options as given on the command line, before resolution.
+public struct SettingsOverrides: Sendable, Hashable {
+    /// `--account`.
+    public var account: String?
+    /// `--device`.
+    public var device: String?
+    /// `--container`.
+    public var container: String?
+    /// `--cloud`.
+    public var cloud: String?
+    /// `--home`.
+    public var home: String?
+    /// `--json`.
+    public var json: Bool
+    /// `-q/--quiet`.
+    public var quiet: Bool
+    /// `--no-color`.
+    public var noColor: Bool
+
+    /// Overrides as given on the command line; nil means not given.
+    public init(account: String? = nil, device: String? = nil, container: String? = nil, cloud: String? = nil,
+                home: String? = nil, json: Bool = false, quiet: Bool = false, noColor: Bool = false) {
+        self.account = account
+        self.device = device
+        self.container = container
+        self.cloud = cloud
+        self.home = home
+        self.json = json
+        self.quiet = quiet
+        self.noColor = noColor
+    }
+
+    init(_ parsed: ParsedArguments) {
+        self.init(account: parsed.value("account"), device: parsed.value("device"),
+                  container: parsed.value("container"), cloud: parsed.value("cloud"), home: parsed.value("home"),
+                  json: parsed.flag("json"), quiet: parsed.flag("quiet"), noColor: parsed.flag("no-color"))
+    }
+}
+
+extension Settings {
+    /// Resolves the global context: flag > environment (`CLOUDSYNC_*`) > config file > defaults.
+    ///
+    /// The config file is `$CLOUDSYNC_CONFIG`, else `$XDG_CONFIG_HOME/cloudsync/config`, else
+    /// `~/.config/cloudsync/config`. Its problems are passed to `warning` (one line each,
+    /// without the `cloudsync: warning:` prefix). Empty environment variables count as unset.
+    /// - Throws: `CLIError.usage` for an invalid account or device name or an empty value.
+    public static func resolve(overrides: SettingsOverrides, environment: [String: String], stdoutIsTTY: Bool,
+                               warning: (String) -> Void) throws(CLIError) -> Settings {
+        func env(_ name: String) -> String? {
+            guard let value = environment[name], !value.isEmpty else { return nil }
+            return value
+        }
+        func xdg(_ name: String, _ fallback: String) -> String {
+            if let value = env(name), value.hasPrefix("/") { return value }
+            return fallback
+        }
+        let userHome = SystemInfo.homeDirectory(environment: environment)
+        let base = userHome.hasSuffix("/") ? String(userHome.dropLast()) : userHome
+        let dataHome = xdg("XDG_DATA_HOME", base + "/.local/share")
+        let configHome = xdg("XDG_CONFIG_HOME", base + "/.config")
+        let stateHome = xdg("XDG_STATE_HOME", base + "/.local/state")
+        let configPath = env("CLOUDSYNC_CONFIG") ?? configHome + "/cloudsync/config"
+        let config = ConfigFile.load(path: configPath)
+        for message in config.warnings { warning(message) }
+
+        /// The winning value and a phrase naming where it came from.
+        func pick(_ flag: String?, _ option: String, _ variable: String, _ key: String) throws(CLIError) -> (String, String)? {
+            if let flag {
+                guard !flag.isEmpty else { throw .usage("--\(option) needs a non-empty value") }
+                return (flag, "--\(option)")
+            }
+            if let value = env(variable) { return (value, "$\(variable)") }
+            if let entry = config.entries[key] { return (entry.value, "\(configPath):\(entry.line)") }
+            return nil
+        }
+        func name(_ picked: (String, String)?, _ what: String, default: () -> String) throws(CLIError) -> String {
+            guard let (value, source) = picked else { return `default`() }
+            guard isValidName(value) else {
+                throw .usage("invalid \(what) name '\(value)' (from \(source)): use 1-64 ASCII letters, digits, '.', '-', '_' or '@'")
+            }
+            return value
+        }
+        let account = try name(pick(overrides.account, "account", "CLOUDSYNC_ACCOUNT", "account"), "account") {
+            defaultAccount
+        }
+        let device = try name(pick(overrides.device, "device", "CLOUDSYNC_DEVICE", "device"), "device") {
+            SystemInfo.shortHostName()
+        }
+        let container = try pick(overrides.container, "container", "CLOUDSYNC_CONTAINER", "container")?.0
+            ?? defaultContainer
+        var home = try pick(overrides.home, "home", "CLOUDSYNC_HOME", "home")?.0 ?? dataHome + "/cloudsync"
+        if home == "~" {
+            home = base
+        } else if home.hasPrefix("~/") {
+            home = base + home.dropFirst()
+        }
+        let cloud = try pick(overrides.cloud, "cloud", "CLOUDSYNC_CLOUD", "cloud")?.0 ?? defaultCloudURL(home: home)
+        let noColorEnv = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let color = stdoutIsTTY && !overrides.noColor && !noColorEnv && environment["TERM"] != "dumb"
+        return Settings(account: account, device: device, container: container, cloudURL: cloud, home: home,
+                        configPath: configPath, stateDirectory: stateHome + "/cloudsync", json: overrides.json,
+                        quiet: overrides.quiet, color: color)
+    }
+}

@@ -1,0 +1,78 @@
+/// The resolved global context of one invocation: which account, device and container it acts
+/// as, where the cloud and the local state are, and how to print. Built by `Settings.resolve`
+/// with the precedence flag > environment > config file > defaults.
+public struct Settings: Sendable, Hashable {
+    /// The account name (`--account`, `CLOUDSYNC_ACCOUNT`, config `account`, default `default`).
+    public var account: String
+    /// The device name (`--device`, `CLOUDSYNC_DEVICE`, config `device`, default: short host name).
+    public var device: String
+    /// The container identifier (`--container`, `CLOUDSYNC_CONTAINER`, config `container`).
+    public var container: String
+    /// The cloud URL (`--cloud`, `CLOUDSYNC_CLOUD`, config `cloud`, default
+    /// `sqlite://<home>/cloud.sqlite`).
+    public var cloudURL: String
+    /// The folder of local state (`--home`, `CLOUDSYNC_HOME`, config `home`, default
+    /// `$XDG_DATA_HOME/cloudsync`, i.e. `~/.local/share/cloudsync`).
+    public var home: String
+    /// The config file that was consulted (it may not exist).
+    public var configPath: String
+    /// The folder for state that is not data, such as REPL history
+    /// (`$XDG_STATE_HOME/cloudsync`, i.e. `~/.local/state/cloudsync`).
+    public var stateDirectory: String
+    /// `--json`: machine output on stdout, JSON errors on stderr.
+    public var json: Bool
+    /// `-q/--quiet`: no chatter on stderr.
+    public var quiet: Bool
+    /// Whether to use ANSI colors: stdout is a terminal and neither `--no-color` nor `NO_COLOR`.
+    public var color: Bool
+
+    /// The default account name.
+    public static let defaultAccount = "default"
+    /// The default container identifier.
+    public static let defaultContainer = "iCloud.com.example.App"
+
+    /// Builds settings directly, for tests; the CLI uses `resolve`.
+    public init(account: String = Settings.defaultAccount, device: String,
+                container: String = Settings.defaultContainer, cloudURL: String? = nil, home: String,
+                configPath: String = "", stateDirectory: String = "", json: Bool = false,
+                quiet: Bool = false, color: Bool = false) {
+        self.account = account
+        self.device = device
+        self.container = container
+        self.cloudURL = cloudURL ?? Settings.defaultCloudURL(home: home)
+        self.home = home
+        self.configPath = configPath
+        self.stateDirectory = stateDirectory
+        self.json = json
+        self.quiet = quiet
+        self.color = color
+    }
+
+    /// The context as `CLOUDSYNC_*` variables, for plugins and child processes:
+    /// `CLOUDSYNC_ACCOUNT`, `CLOUDSYNC_DEVICE`, `CLOUDSYNC_CONTAINER`, `CLOUDSYNC_CLOUD`,
+    /// `CLOUDSYNC_HOME`.
+    public func exportedEnvironment() -> [String: String] {
+        [
+            "CLOUDSYNC_ACCOUNT": account,
+            "CLOUDSYNC_DEVICE": device,
+            "CLOUDSYNC_CONTAINER": container,
+            "CLOUDSYNC_CLOUD": cloudURL,
+            "CLOUDSYNC_HOME": home,
+        ]
+    }
+
+    /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite`.
+    public static func defaultCloudURL(home: String) -> String {
+        "sqlite://" + home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite"
+    }
+
+    /// True if `name` is a valid account or device name: 1-64 ASCII letters, digits, `.`, `-`,
+    /// `_` or `@`.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...64).contains(name.count) && name.allSatisfy(isNameCharacter)
+    }
+
+    static func isNameCharacter(_ c: Character) -> Bool {
+        (c.isASCII && (c.isLetter || c.isNumber)) || c == "." || c == "-" || c == "_" || c == "@"
+    }
+}

@@ -1,0 +1,47 @@
+import CloudSyncCore
+
+/// The CloudKit-like service: zones, records, queries and change tracking of the databases of
+/// one container. Implemented by the embedded SQLite backend (and later PostgreSQL); the
+/// conformance suite in the tests runs the same cases against every implementation.
+///
+/// Every call names the database it works on and the caller (`DatabaseRequest`): a backend
+/// enforces access rules, limits, change tags and schema itself, as a real server would.
+public protocol CloudService: AnyObject, Sendable {
+    /// Resolves the account with login `name`, creating it on first use.
+    func account(named name: String) throws(CloudError) -> Account
+
+    /// Creates zones (existing ones are returned unchanged, as CloudKit does).
+    func saveZones(_ zones: [ZoneSpec], in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo]
+    /// All live zones of the database, `_defaultZone` first.
+    func fetchAllZones(in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo]
+    /// Deletes zones and their records. `purge` plays the user who deletes the app's data in
+    /// iCloud settings: devices then meet `userDeletedZone` instead of `zoneNotFound`.
+    func deleteZones(_ names: [String], purge: Bool, in database: DatabaseRequest) throws(CloudError)
+
+    /// Saves and deletes records (at most 400 in all). Per-item failures are in the result; in
+    /// an atomic zone one failure fails every item of that zone.
+    func modifyRecords(_ request: ModifyRequest, in database: DatabaseRequest) throws(CloudError) -> ModifyResult
+    /// Fetches records by ID; a missing one is an `unknownItem` entry.
+    func fetchRecords(_ ids: [RecordID], in database: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>]
+    /// Runs a query over one zone, one page at a time.
+    func queryRecords(_ query: RecordQuery, in database: DatabaseRequest) throws(CloudError) -> QueryPage
+
+    /// Zones changed or deleted since `token` (nil: since the beginning), at most `limit`.
+    func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int,
+                              in database: DatabaseRequest) throws(CloudError) -> DatabaseChanges
+    /// Records changed or deleted in a zone since `token`, at most `limit` per page.
+    func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
+                          in database: DatabaseRequest) throws(CloudError) -> ZoneChanges
+}
+
+/// CloudKit's request limits.
+public enum CloudLimits {
+    /// Records saved plus deleted in one modify call.
+    public static let maxRecordsPerModify = 400
+    /// Encoded size of one record.
+    public static let maxRecordSize = 1_048_576
+    /// Largest page of changes or query results.
+    public static let maxPageSize = 10_000
+    /// Default page size when the caller gives none.
+    public static let defaultPageSize = 400
+}

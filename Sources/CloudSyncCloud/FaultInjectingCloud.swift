@@ -1,0 +1,128 @@
+import CloudSyncCore
+import Synchronization
+
+/// A plan of failures: the next calls fail with these codes, in order.
+/// Parsed from `CLOUDSYNC_FAULTS`, e.g. `networkUnavailable:3,zoneBusy:1` fails the next three
+/// calls with networkUnavailable and then one with zoneBusy. `code@operation:n` limits a fault
+/// to one operation (`modifyRecords`, `fetchZoneChanges`, …).
+public struct FaultPlan: Sendable, Hashable {
+    /// One planned failure run.
+    public struct Fault: Sendable, Hashable {
+        public var code: CloudError.Code
+        public var operation: String?
+        public var remaining: Int
+    }
+
+    public var faults: [Fault]
+
+    public init(faults: [Fault] = []) { self.faults = faults }
+
+    /// Parses the `CLOUDSYNC_FAULTS` syntax.
+    public init(parsing text: String) throws(CloudError) {
+        var faults: [Fault] = []
+        for part in text.split(separator: ",") where !part.isEmpty {
+            let pieces = part.split(separator: ":")
+            guard pieces.count <= 2 else { throw CloudError(.invalidArguments, "fault '\(part)' must be code[@operation][:count]") }
+            let head = pieces[0].split(separator: "@")
+            guard let code = CloudError.Code(rawValue: String(head[0])) else {
+                throw CloudError(.invalidArguments,
+                                 "unknown fault code '\(head[0])' in CLOUDSYNC_FAULTS (use a CKError name such as networkUnavailable)")
+            }
+            var count = 1
+            if pieces.count == 2 {
+                guard let n = Int(pieces[1]), n >= 1 else {
+                    throw CloudError(.invalidArguments, "fault count '\(pieces[1])' must be a positive number")
+                }
+                count = n
+            }
+            faults.append(Fault(code: code, operation: head.count > 1 ? String(head[1]) : nil, remaining: count))
+        }
+        self.faults = faults
+    }
+
+    /// Takes the next fault for `operation`, if one is planned.
+    mutating func take(_ operation: String) -> CloudError.Code? {
+        guard let index = faults.firstIndex(where: { $0.remaining > 0 && ($0.operation == nil || $0.operation == operation) }) else {
+            return nil
+        }
+        // Faults fire in order: an earlier unconsumed fault for another operation does not block.
+        faults[index].remaining -= 1
+        return faults[index].code
+    }
+}
+
+/// Wraps a `CloudService` and fails calls as a `FaultPlan` says, counting every call. Used by
+/// tests and by `CLOUDSYNC_FAULTS` to drive every recovery path of the sync engine.
+public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
+    public let base: any CloudService
+    let state: Mutex<(plan: FaultPlan, calls: [String: Int])>
+
+    public init(wrapping base: any CloudService, plan: FaultPlan) {
+        self.base = base
+        self.state = Mutex((plan, [:]))
+    }
+
+    /// How many calls each operation received (including failed ones).
+    public var callCounts: [String: Int] { state.withLock { $0.calls } }
+
+    /// Total data calls (everything but account look-ups).
+    public var dataCallCount: Int { state.withLock { $0.calls.filter { $0.key != "account" }.values.reduce(0, +) } }
+
+    func enter(_ operation: String) throws(CloudError) {
+        let code: CloudError.Code? = state.withLock { s in
+            s.calls[operation, default: 0] += 1
+            return s.plan.take(operation)
+        }
+        guard let code else { return }
+        var error = CloudError(code, "injected fault: \(code.rawValue) (CLOUDSYNC_FAULTS)")
+        if code == .requestRateLimited || code == .zoneBusy || code == .serviceUnavailable { error.retryAfter = 0.01 }
+        throw error
+    }
+
+    public func account(named name: String) throws(CloudError) -> Account {
+        try enter("account")
+        return try base.account(named: name)
+    }
+
+    public func saveZones(_ zones: [ZoneSpec], in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        try enter("saveZones")
+        return try base.saveZones(zones, in: database)
+    }
+
+    public func fetchAllZones(in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        try enter("fetchAllZones")
+        return try base.fetchAllZones(in: database)
+    }
+
+    public func deleteZones(_ names: [String], purge: Bool, in database: DatabaseRequest) throws(CloudError) {
+        try enter("deleteZones")
+        try base.deleteZones(names, purge: purge, in: database)
+    }
+
+    public func modifyRecords(_ request: ModifyRequest, in database: DatabaseRequest) throws(CloudError) -> ModifyResult {
+        try enter("modifyRecords")
+        return try base.modifyRecords(request, in: database)
+    }
+
+    public func fetchRecords(_ ids: [RecordID], in database: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>] {
+        try enter("fetchRecords")
+        return try base.fetchRecords(ids, in: database)
+    }
+
+    public func queryRecords(_ query: RecordQuery, in database: DatabaseRequest) throws(CloudError) -> QueryPage {
+        try enter("queryRecords")
+        return try base.queryRecords(query, in: database)
+    }
+
+    public func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int,
+                                     in database: DatabaseRequest) throws(CloudError) -> DatabaseChanges {
+        try enter("fetchDatabaseChanges")
+        return try base.fetchDatabaseChanges(since: token, limit: limit, in: database)
+    }
+
+    public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
+                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        try enter("fetchZoneChanges")
+        return try base.fetchZoneChanges(zoneName, since: token, limit: limit, in: database)
+    }
+}

@@ -1,0 +1,335 @@
+import CloudSyncCore
+import CloudSyncSQLite
+
+extension SQLiteCloud {
+    /// Columns read for a full record, in the order `decodeRecord` expects.
+    static let recordColumns = """
+        name, type, change_tag, fields, created_ms, created_user, created_device, \
+        modified_ms, modified_user, modified_device, seq, deleted, has_refs
+        """
+
+    /// What a record row holds.
+    struct StoredRecord {
+        var record: Record
+        var seq: Int64
+        var deleted: Bool
+        var hasRefs: Bool
+    }
+
+    func decodeRow(_ row: Statement, zoneID: ZoneID) throws -> StoredRecord {
+        let recordID = RecordID(recordName: row.string(0), zoneID: zoneID)
+        let deleted = row.bool(11)
+        var fields: [String: FieldValue] = [:]
+        if !deleted, !row.isNull(3) {
+            let json = try row.withBytes(3) { buffer in try JSONValue.parse(bytes: Array(buffer)) }
+            fields = try RecordJSON.decodeFields(json)
+        }
+        let system = SystemFields(
+            changeTag: row.optionalString(2) ?? "",
+            created: ChangeStamp(timestamp: row.int64(4), userRecordName: row.string(5), deviceID: row.string(6)),
+            modified: ChangeStamp(timestamp: row.int64(7), userRecordName: row.string(8), deviceID: row.string(9)))
+        return StoredRecord(record: Record(recordID: recordID, recordType: row.string(1), fields: fields, system: system),
+                            seq: row.int64(10), deleted: deleted, hasRefs: row.bool(12))
+    }
+
+    func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, request: DatabaseRequest) throws -> StoredRecord? {
+        try connection.queryOne("SELECT \(SQLiteCloud.recordColumns) FROM records WHERE db_id=? AND zone_id=? AND name=?",
+                                [dbID, zone.id, name]) { try decodeRow($0, zoneID: request.zoneID(zone.name)) }
+    }
+
+    // MARK: Modify
+
+    public func modifyRecords(_ modify: ModifyRequest, in request: DatabaseRequest) throws(CloudError) -> ModifyResult {
+        let total = modify.saves.count + modify.deletes.count
+        guard total <= CloudLimits.maxRecordsPerModify else {
+            throw CloudError(.limitExceeded,
+                             "a modify call holds at most \(CloudLimits.maxRecordsPerModify) records, got \(total); split the batch")
+        }
+        var seen = Set<RecordID>()
+        for id in modify.saves.map(\.recordID) + modify.deletes {
+            let normalized = RecordID(recordName: id.recordName, zoneID: request.zoneID(id.zoneID.zoneName))
+            guard seen.insert(normalized).inserted else {
+                throw CloudError(.invalidArguments, "record '\(id.recordName)' appears twice in one modify call")
+            }
+        }
+        if request.scope == .shared {
+            throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
+        }
+        // Group by zone, keeping the caller's order.
+        var zoneOrder: [String] = []
+        var savesByZone: [String: [Record]] = [:]
+        var deletesByZone: [String: [RecordID]] = [:]
+        for record in modify.saves {
+            let name = record.recordID.zoneID.zoneName
+            if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
+            savesByZone[name, default: []].append(record)
+        }
+        for id in modify.deletes {
+            let name = id.zoneID.zoneName
+            if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
+            deletesByZone[name, default: []].append(id)
+        }
+        return try guarded {
+            try connection.transaction(.immediate) {
+                let db = try ensureDatabase(request)
+                var result = ModifyResult()
+                for zoneName in zoneOrder {
+                    let saves = savesByZone[zoneName] ?? []
+                    let deletes = deletesByZone[zoneName] ?? []
+                    guard let zone = try findZone(zoneName, dbID: db.id) else {
+                        let error = try missingZoneError(zoneName, dbID: db.id, request: request)
+                        for id in saves.map(\.recordID) + deletes { result.errors[id] = error }
+                        continue
+                    }
+                    try modifyZone(zone, dbID: db.id, saves: saves, deletes: deletes, policy: modify.policy,
+                                   request: request, into: &result)
+                }
+                return result
+            }
+        }
+    }
+
+    /// Thrown inside a zone's savepoint to roll back an atomic zone.
+    struct AtomicRollback: Error {}
+
+    func modifyZone(_ zone: ZoneRow, dbID: Int64, saves: [Record], deletes: [RecordID], policy: SavePolicy,
+                    request: DatabaseRequest, into result: inout ModifyResult) throws {
+        var zoneResult = ModifyResult()
+        var seq = zone.seq
+        var countDelta = 0
+        let now = clock()
+        let stamp = ChangeStamp(timestamp: now, userRecordName: request.userRecordName, deviceID: request.deviceID)
+        do {
+            try connection.transaction {
+                for record in saves {
+                    do {
+                        let saved = try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp,
+                                                   seq: &seq, countDelta: &countDelta, request: request)
+                        zoneResult.saved.append(saved)
+                    } catch let error as CloudError {
+                        var error = error
+                        error.recordID = record.recordID
+                        zoneResult.errors[record.recordID] = error
+                    }
+                }
+                var queue = deletes
+                var deletedHere = Set<String>()
+                var index = 0
+                while index < queue.count {
+                    let id = queue[index]
+                    let cascaded = index >= deletes.count
+                    index += 1
+                    guard deletedHere.insert(id.recordName).inserted else { continue }
+                    do {
+                        let targets = try deleteRecord(id.recordName, zone: zone, dbID: dbID, stamp: stamp, seq: &seq,
+                                                       countDelta: &countDelta, request: request)
+                        zoneResult.deleted.append(request.zoneID(zone.name) == id.zoneID ? id
+                                                  : RecordID(recordName: id.recordName, zoneID: request.zoneID(zone.name)))
+                        for source in targets where !deletedHere.contains(source) {
+                            queue.append(RecordID(recordName: source, zoneID: request.zoneID(zone.name)))
+                        }
+                    } catch let error as CloudError {
+                        if cascaded { continue }
+                        var error = error
+                        error.recordID = id
+                        zoneResult.errors[id] = error
+                    }
+                }
+                if zone.atomic && !zoneResult.errors.isEmpty { throw AtomicRollback() }
+                if seq != zone.seq {
+                    let dbSeq = try nextDatabaseSeq(dbID)
+                    try connection.run("UPDATE zones SET seq=?, db_seq=?, record_count=record_count+? WHERE zone_id=?",
+                                       seq, dbSeq, countDelta, zone.id)
+                }
+            }
+        } catch is AtomicRollback {
+            schemaCache.removeAll()
+            for record in saves where zoneResult.errors[record.recordID] == nil {
+                zoneResult.errors[record.recordID] = CloudError(
+                    .batchRequestFailed, "not saved: another record in atomic zone '\(zone.name)' failed",
+                    recordID: record.recordID)
+            }
+            for id in deletes where zoneResult.errors[id] == nil {
+                zoneResult.errors[id] = CloudError(
+                    .batchRequestFailed, "not deleted: another record in atomic zone '\(zone.name)' failed", recordID: id)
+            }
+            zoneResult.saved = []
+            zoneResult.deleted = []
+        }
+        result.saved += zoneResult.saved
+        result.deleted += zoneResult.deleted
+        result.errors.merge(zoneResult.errors) { first, _ in first }
+    }
+
+    /// Saves one record; throws a per-item `CloudError`.
+    func saveRecord(_ record: Record, zone: ZoneRow, dbID: Int64, policy: SavePolicy, stamp: ChangeStamp,
+                    seq: inout Int64, countDelta: inout Int, request: DatabaseRequest) throws -> Record {
+        try NameRules.validateRecordName(record.recordID.recordName)
+        try NameRules.validateIdentifier(record.recordType, kind: "record type")
+        for name in record.fields.keys { try NameRules.validateIdentifier(name, kind: "field name") }
+        let existing = try loadRecord(record.recordID.recordName, zone: zone, dbID: dbID, request: request)
+        let live = existing.flatMap { $0.deleted ? nil : $0 }
+        var fields = record.fields
+        var created = stamp
+        if let live {
+            if live.record.recordType != record.recordType {
+                throw CloudError(.invalidArguments,
+                                 "record '\(record.recordID.recordName)' is a \(live.record.recordType); its type cannot change to \(record.recordType)")
+            }
+            if request.scope == .public, live.record.system?.created.userRecordName != request.userRecordName {
+                throw CloudError(.permissionFailure,
+                                 "record '\(record.recordID.recordName)' in the public database can be changed only by its creator")
+            }
+            switch policy {
+            case .ifServerRecordUnchanged:
+                let serverTag = live.record.changeTag ?? ""
+                guard let clientTag = record.changeTag, clientTag == serverTag else {
+                    throw CloudError(.serverRecordChanged,
+                                     record.changeTag == nil
+                                        ? "record '\(record.recordID.recordName)' already exists (change tag \(serverTag)); fetch it or save with its change tag"
+                                        : "record '\(record.recordID.recordName)' changed on the server (change tag \(serverTag), you had \(record.changeTag ?? ""))",
+                                     serverRecord: live.record)
+                }
+            case .changedKeys:
+                fields = live.record.fields.merging(record.fields) { _, new in new }
+            case .allKeys:
+                break
+            }
+            created = live.record.system?.created ?? stamp
+        } else if policy == .ifServerRecordUnchanged, record.changeTag != nil {
+            throw CloudError(.unknownItem, "record '\(record.recordID.recordName)' no longer exists on the server")
+        }
+        var stored = Record(recordID: RecordID(recordName: record.recordID.recordName, zoneID: request.zoneID(zone.name)),
+                            recordType: record.recordType, fields: fields)
+        if stored.estimatedSize > CloudLimits.maxRecordSize {
+            throw CloudError(.limitExceeded,
+                             "record '\(record.recordID.recordName)' is \(stored.estimatedSize) bytes; the limit is \(CloudLimits.maxRecordSize) (1 MB): store large data as an asset")
+        }
+        try checkSchema(container: request.container, recordType: record.recordType, fields: fields)
+        seq += 1
+        let tag = changeTag(zoneID: zone.id, seq: seq)
+        let refs = deleteSelfTargets(fields, zone: zone)
+        if existing?.hasRefs == true {
+            try connection.run("DELETE FROM refs WHERE db_id=? AND zone_id=? AND source=?", dbID, zone.id, record.recordID.recordName)
+        }
+        for target in refs {
+            try connection.run("INSERT OR IGNORE INTO refs(db_id, zone_id, target, source) VALUES (?, ?, ?, ?)",
+                               dbID, zone.id, target, record.recordID.recordName)
+        }
+        try connection.run("""
+            INSERT OR REPLACE INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs,
+                created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
+            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, dbID, zone.id, record.recordID.recordName, record.recordType, seq, tag,
+            RecordJSON.encode(fields: fields).serialized(), !refs.isEmpty,
+            created.timestamp, created.userRecordName, created.deviceID,
+            stamp.timestamp, stamp.userRecordName, stamp.deviceID)
+        if live == nil { countDelta += 1 }
+        stored.system = SystemFields(changeTag: tag, created: created, modified: stamp)
+        return stored
+    }
+
+    /// Record names in the same zone that `fields` reference with DELETE_SELF.
+    func deleteSelfTargets(_ fields: [String: FieldValue], zone: ZoneRow) -> Set<String> {
+        var targets = Set<String>()
+        func visit(_ value: FieldValue) {
+            switch value {
+            case .reference(let r) where r.action == .deleteSelf && r.recordID.zoneID.zoneName == zone.name:
+                targets.insert(r.recordID.recordName)
+            case .list(_, let items): items.forEach(visit)
+            default: break
+            }
+        }
+        fields.values.forEach(visit)
+        return targets
+    }
+
+    /// Deletes one record, leaving a tombstone. Returns the records that reference it with
+    /// DELETE_SELF, to be deleted in turn.
+    func deleteRecord(_ name: String, zone: ZoneRow, dbID: Int64, stamp: ChangeStamp, seq: inout Int64,
+                      countDelta: inout Int, request: DatabaseRequest) throws -> [String] {
+        guard let existing = try loadRecord(name, zone: zone, dbID: dbID, request: request), !existing.deleted else {
+            throw CloudError(.unknownItem, "record '\(name)' does not exist in zone '\(zone.name)'")
+        }
+        if request.scope == .public, existing.record.system?.created.userRecordName != request.userRecordName {
+            throw CloudError(.permissionFailure, "record '\(name)' in the public database can be deleted only by its creator")
+        }
+        seq += 1
+        try connection.run("""
+            UPDATE records SET deleted=1, seq=?, change_tag=NULL, fields=NULL, has_refs=0,
+                modified_ms=?, modified_user=?, modified_device=?
+            WHERE db_id=? AND zone_id=? AND name=?
+            """, seq, stamp.timestamp, stamp.userRecordName, stamp.deviceID, dbID, zone.id, name)
+        if existing.hasRefs {
+            try connection.run("DELETE FROM refs WHERE db_id=? AND zone_id=? AND source=?", dbID, zone.id, name)
+        }
+        countDelta -= 1
+        return try connection.query("SELECT source FROM refs WHERE db_id=? AND zone_id=? AND target=?",
+                                    [dbID, zone.id, name]) { $0.string(0) }
+    }
+
+    /// Checks field types against the container's schema and records new fields
+    /// (development environment: the schema grows on save).
+    func checkSchema(container: String, recordType: String, fields: [String: FieldValue]) throws {
+        let key = container + "\u{1}" + recordType
+        if schemaCache[key] == nil {
+            var known: [String: FieldTypeName] = [:]
+            for (field, type) in try connection.query(
+                "SELECT field, type FROM schema_fields WHERE container=? AND record_type=?", [container, recordType],
+                { ($0.string(0), $0.string(1)) }) {
+                if let parsed = FieldTypeName(type) { known[field] = parsed }
+            }
+            schemaCache[key] = known
+        }
+        for (field, value) in fields {
+            let type = value.typeName
+            if let known = schemaCache[key]?[field] {
+                guard known == type else {
+                    throw CloudError(.invalidArguments,
+                                     "field '\(field)' of \(recordType) is \(known) in the schema; got \(type)")
+                }
+            } else {
+                try connection.run("INSERT INTO schema_fields(container, record_type, field, type) VALUES (?, ?, ?, ?)",
+                                   container, recordType, field, type.description)
+                schemaCache[key, default: [:]][field] = type
+            }
+        }
+    }
+
+    // MARK: Fetch
+
+    public func fetchRecords(_ ids: [RecordID], in request: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>] {
+        guard ids.count <= CloudLimits.maxRecordsPerModify else {
+            throw CloudError(.limitExceeded, "fetch at most \(CloudLimits.maxRecordsPerModify) records at once, got \(ids.count)")
+        }
+        return try guarded {
+            try connection.transaction(.deferred) {
+                var result: [RecordID: Result<Record, CloudError>] = [:]
+                guard let db = try findDatabase(request) else {
+                    for id in ids {
+                        result[id] = .failure(CloudError(.zoneNotFound, "zone '\(id.zoneID.zoneName)' does not exist", recordID: id))
+                    }
+                    return result
+                }
+                var zones: [String: ZoneRow] = [:]
+                for id in ids {
+                    let name = id.zoneID.zoneName
+                    if zones[name] == nil, let zone = try findZone(name, dbID: db.id) { zones[name] = zone }
+                    guard let zone = zones[name] else {
+                        var error = try missingZoneError(name, dbID: db.id, request: request)
+                        error.recordID = id
+                        result[id] = .failure(error)
+                        continue
+                    }
+                    if let stored = try loadRecord(id.recordName, zone: zone, dbID: db.id, request: request), !stored.deleted {
+                        result[id] = .success(stored.record)
+                    } else {
+                        result[id] = .failure(CloudError(.unknownItem, "record '\(id.recordName)' not found in zone '\(name)'",
+                                                         recordID: id))
+                    }
+                }
+                return result
+            }
+        }
+    }
+}

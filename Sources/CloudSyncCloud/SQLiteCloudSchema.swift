@@ -1,0 +1,72 @@
+/// The tables of the embedded cloud. Every table that holds user data is keyed by database
+/// first (`db_id`), and no statement touches two databases, so that a sharded backend can put
+/// each database on its own server.
+enum SQLiteCloudSchema {
+    static let version: Int64 = 1
+    static let format = "cloudsync-cloud"
+
+    static let ddl = """
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE accounts(
+        name TEXT PRIMARY KEY,
+        user_record_name TEXT NOT NULL UNIQUE,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE databases(
+        db_id INTEGER PRIMARY KEY,
+        container TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        seq INTEGER NOT NULL DEFAULT 0,
+        UNIQUE(container, scope, owner)
+    );
+    CREATE TABLE zones(
+        zone_id INTEGER PRIMARY KEY,
+        db_id INTEGER NOT NULL REFERENCES databases(db_id),
+        name TEXT NOT NULL,
+        atomic INTEGER NOT NULL,
+        seq INTEGER NOT NULL DEFAULT 0,
+        floor_seq INTEGER NOT NULL DEFAULT 0,
+        db_seq INTEGER NOT NULL,
+        record_count INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX zones_live ON zones(db_id, name) WHERE deleted = 0;
+    CREATE INDEX zones_by_db_seq ON zones(db_id, db_seq);
+    CREATE TABLE records(
+        db_id INTEGER NOT NULL,
+        zone_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        change_tag TEXT,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        fields TEXT,
+        has_refs INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        created_user TEXT NOT NULL,
+        created_device TEXT NOT NULL,
+        modified_ms INTEGER NOT NULL,
+        modified_user TEXT NOT NULL,
+        modified_device TEXT NOT NULL,
+        PRIMARY KEY(db_id, zone_id, name)
+    ) WITHOUT ROWID;
+    CREATE INDEX records_by_seq ON records(db_id, zone_id, seq);
+    CREATE TABLE refs(
+        db_id INTEGER NOT NULL,
+        zone_id INTEGER NOT NULL,
+        target TEXT NOT NULL,
+        source TEXT NOT NULL,
+        PRIMARY KEY(db_id, zone_id, target, source)
+    ) WITHOUT ROWID;
+    CREATE INDEX refs_by_source ON refs(db_id, zone_id, source);
+    CREATE TABLE schema_fields(
+        container TEXT NOT NULL,
+        record_type TEXT NOT NULL,
+        field TEXT NOT NULL,
+        type TEXT NOT NULL,
+        PRIMARY KEY(container, record_type, field)
+    ) WITHOUT ROWID;
+    """
+}

@@ -1,0 +1,181 @@
+import CloudSyncCore
+import CloudSyncSQLite
+
+/// The scope of cached data: one database of one container as this device sees it.
+public struct CacheScope: Sendable, Hashable {
+    public var container: String
+    public var scope: DatabaseScope
+
+    public init(container: String, scope: DatabaseScope) {
+        self.container = container
+        self.scope = scope
+    }
+}
+
+/// One page of zone changes to apply together with its token.
+public struct CachePage: Sendable {
+    public var zoneID: ZoneID
+    public var changed: [Record]
+    public var deleted: [RecordID]
+    public var token: ServerChangeToken
+
+    public init(zoneID: ZoneID, changed: [Record], deleted: [RecordID], token: ServerChangeToken) {
+        self.zoneID = zoneID
+        self.changed = changed
+        self.deleted = deleted
+        self.token = token
+    }
+}
+
+extension DeviceStore {
+    // MARK: Tokens
+
+    /// The stored database change token.
+    public func databaseToken(_ scope: CacheScope) throws(CloudError) -> ServerChangeToken? {
+        try guarded {
+            try connection.queryOne("SELECT token FROM database_tokens WHERE container=? AND scope=?",
+                                    [scope.container, scope.scope.rawValue]) { ServerChangeToken(rawValue: $0.string(0)) }
+        }
+    }
+
+    /// Stores (or with nil, forgets) the database change token.
+    public func setDatabaseToken(_ token: ServerChangeToken?, _ scope: CacheScope, now: Int64) throws(CloudError) {
+        try guarded {
+            if let token {
+                try connection.run("INSERT OR REPLACE INTO database_tokens(container, scope, token, updated_ms) VALUES (?, ?, ?, ?)",
+                                   scope.container, scope.scope.rawValue, token.rawValue, now)
+            } else {
+                try connection.run("DELETE FROM database_tokens WHERE container=? AND scope=?", scope.container, scope.scope.rawValue)
+            }
+        }
+    }
+
+    /// The stored change token of a zone.
+    public func zoneToken(_ zoneID: ZoneID, _ scope: CacheScope) throws(CloudError) -> ServerChangeToken? {
+        try guarded {
+            try connection.queryOne("""
+                SELECT token FROM zone_tokens WHERE container=? AND scope=? AND zone_name=? AND owner=?
+                """, [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName]) {
+                ServerChangeToken(rawValue: $0.string(0))
+            }
+        }
+    }
+
+    /// Every zone this device holds a token or records for.
+    public func cachedZones(_ scope: CacheScope) throws(CloudError) -> [ZoneID] {
+        try guarded {
+            try connection.query("""
+                SELECT zone_name, owner FROM zone_tokens WHERE container=? AND scope=?
+                UNION SELECT DISTINCT zone_name, owner FROM cached_records WHERE container=? AND scope=?
+                ORDER BY 1
+                """, [scope.container, scope.scope.rawValue, scope.container, scope.scope.rawValue]) {
+                ZoneID(zoneName: $0.string(0), ownerRecordName: $0.string(1))
+            }
+        }
+    }
+
+    // MARK: Applying changes
+
+    /// Applies one page of zone changes and stores its token, in one transaction: after a crash
+    /// either both are there or neither.
+    public func apply(_ page: CachePage, _ scope: CacheScope, now: Int64) throws(CloudError) {
+        try guarded {
+            try connection.transaction(.immediate) {
+                let upsert = try connection.prepare("""
+                    INSERT OR REPLACE INTO cached_records(container, scope, zone_name, owner, record_name, record_type,
+                        change_tag, fields, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for record in page.changed {
+                    let system = record.system
+                    try upsert.run([scope.container, scope.scope.rawValue, page.zoneID.zoneName, page.zoneID.ownerRecordName,
+                                    record.recordID.recordName, record.recordType, system?.changeTag ?? "",
+                                    RecordJSON.encode(fields: record.fields).serialized(),
+                                    system?.created.timestamp ?? 0, system?.created.userRecordName ?? "",
+                                    system?.created.deviceID ?? "", system?.modified.timestamp ?? 0,
+                                    system?.modified.userRecordName ?? "", system?.modified.deviceID ?? ""])
+                }
+                let delete = try connection.prepare("""
+                    DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
+                    """)
+                for id in page.deleted {
+                    try delete.run([scope.container, scope.scope.rawValue, page.zoneID.zoneName,
+                                    page.zoneID.ownerRecordName, id.recordName])
+                }
+                try connection.run("""
+                    INSERT OR REPLACE INTO zone_tokens(container, scope, zone_name, owner, token, updated_ms)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, scope.container, scope.scope.rawValue, page.zoneID.zoneName, page.zoneID.ownerRecordName,
+                    page.token.rawValue, now)
+            }
+        }
+    }
+
+    /// Forgets a zone: its cached records and its token, in one transaction. Returns how many
+    /// records were dropped.
+    @discardableResult
+    public func dropZone(_ zoneID: ZoneID, _ scope: CacheScope) throws(CloudError) -> Int {
+        try guarded {
+            try connection.transaction(.immediate) {
+                try connection.run("DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=?",
+                                   scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName)
+                let dropped = connection.changes
+                try connection.run("DELETE FROM zone_tokens WHERE container=? AND scope=? AND zone_name=? AND owner=?",
+                                   scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName)
+                return dropped
+            }
+        }
+    }
+
+    // MARK: Reading the cache
+
+    /// A cached record, or nil.
+    public func cachedRecord(_ id: RecordID, _ scope: CacheScope) throws(CloudError) -> Record? {
+        try guarded {
+            try connection.queryOne("""
+                SELECT record_name, record_type, change_tag, fields, created_ms, created_user, created_device,
+                    modified_ms, modified_user, modified_device
+                FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
+                """, [scope.container, scope.scope.rawValue, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName]) {
+                try DeviceStore.decodeCached($0, zoneID: id.zoneID)
+            }
+        }
+    }
+
+    /// How many records are cached in a zone (or in all zones with nil).
+    public func cachedRecordCount(_ zoneID: ZoneID?, _ scope: CacheScope) throws(CloudError) -> Int {
+        try guarded {
+            if let zoneID {
+                return Int(try connection.scalarInt("""
+                    SELECT count(*) FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=?
+                    """, [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName]) ?? 0)
+            }
+            return Int(try connection.scalarInt("SELECT count(*) FROM cached_records WHERE container=? AND scope=?",
+                                                [scope.container, scope.scope.rawValue]) ?? 0)
+        }
+    }
+
+    /// Cached records of a zone in record-name order, `limit` at a time after `afterName`.
+    public func cachedRecords(in zoneID: ZoneID, _ scope: CacheScope, after afterName: String = "",
+                              limit: Int = 1000) throws(CloudError) -> [Record] {
+        try guarded {
+            try connection.query("""
+                SELECT record_name, record_type, change_tag, fields, created_ms, created_user, created_device,
+                    modified_ms, modified_user, modified_device
+                FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name>?
+                ORDER BY record_name LIMIT ?
+                """, [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName, afterName, limit]) {
+                try DeviceStore.decodeCached($0, zoneID: zoneID)
+            }
+        }
+    }
+
+    static func decodeCached(_ row: Statement, zoneID: ZoneID) throws -> Record {
+        let json = try row.withBytes(3) { try JSONValue.parse(bytes: Array($0)) }
+        return Record(recordID: RecordID(recordName: row.string(0), zoneID: zoneID), recordType: row.string(1),
+                      fields: try RecordJSON.decodeFields(json),
+                      system: SystemFields(changeTag: row.string(2),
+                                           created: ChangeStamp(timestamp: row.int64(4), userRecordName: row.string(5), deviceID: row.string(6)),
+                                           modified: ChangeStamp(timestamp: row.int64(7), userRecordName: row.string(8), deviceID: row.string(9))))
+    }
+}

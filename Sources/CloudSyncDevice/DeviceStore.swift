@@ -1,0 +1,98 @@
+import CloudSyncCore
+import CloudSyncSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The device's own SQLite file: the cache of server records with their system fields, the
+/// database change token and every zone token (seed 001), for one (account, device).
+/// Later layers (local store, history, KV) add their tables to the same file.
+public final class DeviceStore {
+    static let format = "cloudsync-device"
+    static let version: Int64 = 1
+
+    let connection: Connection
+    public let path: String
+
+    /// Opens (creating if needed, mode 0600) the device file at `path`.
+    public init(path: String) throws(CloudError) {
+        self.path = path
+        var options = Connection.Options()
+        options.fileMode = 0o600
+        do {
+            connection = try Connection(path: path, options: options)
+            try DeviceStore.prepare(connection, path: path)
+        } catch let error as CloudError {
+            throw error
+        } catch let error as SQLiteError {
+            if error.isCorrupt {
+                throw CloudError(.badDatabase, "device file \(path) is not a cloudsync device store (\(error.message))")
+            }
+            throw CloudError(.badDatabase, "cannot open the device file \(path): \(error.message)")
+        } catch {
+            throw CloudError(.internalError, "cannot open the device file \(path): \(error)")
+        }
+    }
+
+    /// The conventional location of a device file under `home`.
+    public static func defaultPath(home: String, account: String, device: String) -> String {
+        "\(home)/devices/\(account)/\(device).sqlite"
+    }
+
+    static func prepare(_ db: Connection, path: String) throws {
+        let hasMeta = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'") ?? 0
+        if hasMeta > 0 {
+            let format = try db.queryOne("SELECT value FROM meta WHERE key='format'", []) { $0.string(0) }
+            guard format == DeviceStore.format else {
+                throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync device store")
+            }
+            let version = try db.userVersion
+            guard version <= DeviceStore.version else {
+                throw CloudError(.badDatabase, "device file \(path) has format version \(version); this cloudsync reads up to \(DeviceStore.version)")
+            }
+            return
+        }
+        try db.transaction(.immediate) {
+            if try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'") ?? 0 > 0 { return }
+            let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table'") ?? 0
+            guard tables == 0 else {
+                throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync device store")
+            }
+            try db.execute("""
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE database_tokens(
+                    container TEXT NOT NULL, scope TEXT NOT NULL, token TEXT NOT NULL, updated_ms INTEGER NOT NULL,
+                    PRIMARY KEY(container, scope));
+                CREATE TABLE zone_tokens(
+                    container TEXT NOT NULL, scope TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
+                    token TEXT NOT NULL, updated_ms INTEGER NOT NULL,
+                    PRIMARY KEY(container, scope, zone_name, owner));
+                CREATE TABLE cached_records(
+                    container TEXT NOT NULL, scope TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
+                    record_name TEXT NOT NULL, record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
+                    fields TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL, created_user TEXT NOT NULL, created_device TEXT NOT NULL,
+                    modified_ms INTEGER NOT NULL, modified_user TEXT NOT NULL, modified_device TEXT NOT NULL,
+                    PRIMARY KEY(container, scope, zone_name, owner, record_name)) WITHOUT ROWID;
+                """)
+            try db.run("INSERT INTO meta(key, value) VALUES ('format', ?)", DeviceStore.format)
+            try db.setUserVersion(DeviceStore.version)
+        }
+    }
+
+    /// Maps storage failures of the device file to `CloudError`.
+    func guarded<T>(_ body: () throws -> T) throws(CloudError) -> T {
+        do {
+            return try body()
+        } catch let error as CloudError {
+            throw error
+        } catch let error as SQLiteError {
+            if error.isBusy {
+                throw CloudError(.zoneBusy, "the device file is busy (another cloudsync of this device is running)", retryAfter: 1)
+            }
+            throw CloudError(.internalError, "device storage failed: \(error.message)")
+        } catch {
+            throw CloudError(.internalError, "device storage failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One SQLite connection. Not thread-safe: use it from one thread (each process in cloudsync
+/// opens its own). Statements are cached by SQL text.
+public final class Connection {
+    /// How to open a database file.
+    public struct Options: Sendable {
+        /// Create the file if missing.
+        public var create = true
+        public var readOnly = false
+        /// Milliseconds to wait for another process's lock before failing with SQLITE_BUSY.
+        public var busyTimeoutMilliseconds: Int32 = 10_000
+        /// Use write-ahead logging so readers never block the writer.
+        public var walMode = true
+        /// `NORMAL` is durable across application crashes in WAL mode; `FULL` also across
+        /// power loss.
+        public var synchronous = "NORMAL"
+        /// File mode for a newly created file (0600 for files holding secrets).
+        public var fileMode: mode_t? = nil
+
+        public init() {}
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+    var cache: [String: Statement] = [:]
+    /// Depth of nested `transaction` calls (savepoints inside a transaction).
+    var transactionDepth = 0
+
+    /// Opens (and, with `options.create`, creates) the database at `path`.
+    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        var flags = options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+        flags |= SQLITE_OPEN_NOMUTEX
+        if let mode = options.fileMode, options.create, access(path, F_OK) != 0 {
+            let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, mode)
+            if fd >= 0 { close(fd) }
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+        do {
+            // Reading the schema is what detects a file that is not a database.
+            try execute("SELECT count(*) FROM sqlite_master")
+            if options.walMode && !options.readOnly {
+                try execute("PRAGMA journal_mode=WAL")
+            }
+            try execute("PRAGMA synchronous=\(options.synchronous)")
+            try execute("PRAGMA foreign_keys=ON")
+        } catch {
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// A cached prepared statement for `sql`.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = cache[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs a statement with parameters, ignoring rows.
+    public func run(_ sql: String, _ values: any SQLiteBindable...) throws(SQLiteError) {
+        try prepare(sql).run(values)
+    }
+
+    /// Runs a query and maps each row.
+    public func query<T>(_ sql: String, _ values: [any SQLiteBindable] = [],
+                         _ map: (Statement) throws -> T) throws -> [T] {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var rows: [T] = []
+        while try statement.step() { rows.append(try map(statement)) }
+        return rows
+    }
+
+    /// The first row of a query, mapped, or nil.
+    public func queryOne<T>(_ sql: String, _ values: [any SQLiteBindable] = [],
+                            _ map: (Statement) throws -> T) throws -> T? {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? map(statement) : nil
+    }
+
+    /// A single integer from the first column of the first row.
+    public func scalarInt(_ sql: String, _ values: [any SQLiteBindable] = []) throws(SQLiteError) -> Int64? {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.int64(0)
+    }
+
+    /// Rowid of the last insert on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The kind of lock a transaction takes at its start.
+    public enum TransactionKind: String, Sendable {
+        /// Takes the write lock only at the first write.
+        case deferred = "DEFERRED"
+        /// Takes the write lock at once: writers serialize at BEGIN, so a sequence number read
+        /// in the transaction cannot be taken by another writer.
+        case immediate = "IMMEDIATE"
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Nested calls use savepoints.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            let name = "sp\(transactionDepth)"
+            try execute("SAVEPOINT \(name)")
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN \(kind.rawValue)")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The `user_version` pragma, used for schema migrations.
+    public var userVersion: Int64 {
+        get throws(SQLiteError) { try scalarInt("PRAGMA user_version") ?? 0 }
+    }
+
+    /// Sets `user_version`.
+    public func setUserVersion(_ version: Int64) throws(SQLiteError) {
+        try execute("PRAGMA user_version=\(version)")
+    }
+}

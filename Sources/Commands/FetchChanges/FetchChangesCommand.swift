@@ -1,0 +1,89 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `cloudsync fetch-changes`: the two-phase fetch of seed 001 into this device's cache.
+public enum FetchChangesCommand {
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "fetch-changes",
+        abstract: "Fetch what changed in the cloud since this device last asked.",
+        discussion: """
+            Asks the database which zones changed, then fetches each changed zone page by page. \
+            Each page is written to this device's cache together with the zone's change token in \
+            one transaction, and the database token is stored last, so an interrupted fetch \
+            loses nothing and resumes where it stopped. Prints each changed and deleted record \
+            (NDJSON with --json). With nothing new it says so and exits 0.
+            """,
+        options: [
+            OptionSpec("zone", value: "ZONE", help: "Fetch only this zone (repeatable).", repeatable: true,
+                       completion: .zoneName),
+            OptionSpec("reset", help: "Ignore stored tokens and rebuild the cache."),
+            OptionSpec("limit", value: "N", help: "Records per page (default 2000)."),
+            OptionSpec("database", value: "SCOPE", help: "private (default) or shared.",
+                       completion: .values(["private", "shared"])),
+        ],
+        examples: [Example("cloudsync --device phone fetch-changes", "Bring the phone's cache up to date."),
+                   Example("cloudsync fetch-changes --json | jq .", "Changes as NDJSON.")],
+        run: run)
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        var pageSize = 2000
+        if let text = arguments.value("limit") {
+            guard let n = Int(text), n >= 1, n <= CloudLimits.maxPageSize else {
+                throw CLIError.usage("--limit must be a number from 1 to \(CloudLimits.maxPageSize), got '\(text)'")
+            }
+            pageSize = n
+        }
+        let scope = try context.databaseScope(arguments)
+        guard scope != .public else {
+            throw CLIError.usage("the public database does not track changes; use 'cloudsync record query' there")
+        }
+        let zones = arguments.values("zone")
+        for zone in zones { try NameRules.validateZoneName(zone) }
+        let session = try context.session()
+        let store = try session.deviceStore()
+        let fetcher = ChangeFetcher(cloud: session.cloud, store: store, request: session.request(scope), pageSize: pageSize)
+        let output = context.output
+        let summary = try fetcher.fetch(zones: zones.isEmpty ? nil : zones, reset: arguments.flag("reset")) { event in
+            switch event {
+            case .recordChanged(let record):
+                if output.isJSON {
+                    output.ndjson(.object([("event", .string("changed")), ("record", RecordJSON.encode(record))]))
+                } else {
+                    output.line("changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) \(RecordFormatting.fieldSummary(record, maxWidth: 50))")
+                }
+            case .recordDeleted(let deletion):
+                if output.isJSON {
+                    output.ndjson(.object([("event", .string("deleted")),
+                                           ("record", RecordJSON.encodeDeletion(deletion.recordID, recordType: deletion.recordType))]))
+                } else {
+                    output.line("deleted  \(deletion.recordID.zoneID.zoneName)/\(deletion.recordID.recordName) (\(deletion.recordType))")
+                }
+            case .zoneDeleted(let zoneID, let reason, let dropped):
+                if output.isJSON {
+                    output.ndjson(.object([("event", .string("zoneDeleted")), ("zoneID", RecordJSON.encode(zoneID: zoneID)),
+                                           ("reason", .string(reason.rawValue)), ("droppedRecords", .int(Int64(dropped)))]))
+                } else {
+                    output.line("zone \(zoneID.zoneName) was \(reason == .purged ? "deleted by the user" : "deleted"); dropped \(dropped) cached records")
+                }
+            case .zoneReset(let zoneID, let reason):
+                output.warning("zone \(zoneID.zoneName): \(reason); fetching it again from the start")
+            case .pageApplied:
+                break
+            }
+        }
+        if output.isJSON {
+            output.ndjson(.object([("event", .string("summary")), ("changed", .int(Int64(summary.changedRecords))),
+                                   ("deleted", .int(Int64(summary.deletedRecords))),
+                                   ("zonesFetched", .int(Int64(summary.zonesFetched))),
+                                   ("zonesDeleted", .int(Int64(summary.zonesDeleted))),
+                                   ("upToDate", .bool(summary.isEmpty))]))
+        } else if summary.isEmpty {
+            output.line("Already up to date.")
+        } else {
+            output.info("\(summary.changedRecords) changed, \(summary.deletedRecords) deleted in \(summary.zonesFetched) zone(s)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+
+/// `cloudsync record save|get|delete|query`: cloud-direct record operations in the spirit of
+/// Apple's cktool (`create-record`, `query-records`, `delete-record`).
+public enum RecordCommand {
+    static let zoneOption = OptionSpec("zone", value: "ZONE", help: "Zone (default _defaultZone).", completion: .zoneName)
+    static let databaseOption = OptionSpec("database", value: "SCOPE", help: "Database: private (default), shared or public.",
+                                           completion: .values(["private", "shared", "public"]))
+
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "record",
+        abstract: "Save, fetch, delete and query records in the cloud.",
+        discussion: """
+            These commands talk to the cloud directly, as cktool does. Fields are given as \
+            name=value (a STRING) or name:TYPE=value with TYPE one of STRING, INT64, DOUBLE, \
+            TIMESTAMP, BYTES, REFERENCE, LOCATION, ASSETID or <TYPE>_LIST; or as a JSON object \
+            {name: {value, type}} with --fields-json.
+            """,
+        examples: [
+            Example("cloudsync record save Note n1 --zone Notes --field title=Hello --field count:INT64=3", "Create a record."),
+            Example("cloudsync record query Note --zone Notes --where 'count > %@' --arg 2 --sort -count", "Query."),
+        ],
+        subcommands: [RecordSave.spec, get, delete, RecordQueryCommand.spec])
+
+    static let get = CommandSpec(
+        name: "get", abstract: "Fetch records by name.",
+        options: [zoneOption, databaseOption],
+        arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        run: { context, arguments in
+            let session = try context.session()
+            let request = session.request(try context.databaseScope(arguments))
+            let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
+            let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
+            let results = try session.cloud.fetchRecords(ids, in: request)
+            var firstError: CloudError?
+            var found: [JSONValue] = []
+            for id in ids {
+                switch results[id] {
+                case .success(let record)?:
+                    if context.output.isJSON {
+                        found.append(RecordJSON.encode(record))
+                    } else {
+                        if found.count > 0 || firstError != nil { context.output.line("") }
+                        RecordFormatting.block(record).forEach(context.output.line)
+                        found.append(.null)
+                    }
+                case .failure(let error)?:
+                    if firstError == nil { firstError = error }
+                    if ids.count > 1 { context.output.warning(error.reason) }
+                case nil:
+                    break
+                }
+            }
+            if context.output.isJSON && !found.isEmpty {
+                context.output.json(ids.count == 1 ? found[0] : .object([("records", .array(found))]))
+            }
+            if let firstError { throw firstError }
+        })
+
+    static let delete = CommandSpec(
+        name: "delete", abstract: "Delete records (records that reference them with DELETE_SELF go too).",
+        options: [zoneOption, databaseOption],
+        arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        run: { context, arguments in
+            let session = try context.session()
+            let request = session.request(try context.databaseScope(arguments))
+            let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
+            let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
+            guard ids.count <= CloudLimits.maxRecordsPerModify else {
+                throw CloudError(.limitExceeded, "delete at most \(CloudLimits.maxRecordsPerModify) records at once")
+            }
+            let result = try session.cloud.modifyRecords(ModifyRequest(deletes: ids), in: request)
+            if context.output.isJSON {
+                context.output.json(.object([("deleted", .array(result.deleted.map { RecordJSON.encodeDeletion($0) }))]))
+            } else {
+                for id in result.deleted { context.output.line("deleted \(id.recordName)") }
+            }
+            if let failure = result.partialFailure { throw failure }
+        })
+}

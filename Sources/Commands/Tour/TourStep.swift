@@ -1,0 +1,40 @@
+/// One step of `cloudsync tour`: what it shows, the command a user would type, and the exit
+/// status that step must end with.
+struct TourStep: Sendable {
+    var title: String
+    var device: String
+    var arguments: [String]
+    var expectedStatus: Int32
+
+    init(_ title: String, device: String = "laptop", _ arguments: [String], expect expectedStatus: Int32 = 0) {
+        self.title = title
+        self.device = device
+        self.arguments = arguments
+        self.expectedStatus = expectedStatus
+    }
+}
+
+/// The steps of the tour, in order. Later features append theirs.
+enum TourScript {
+    static let steps: [TourStep] = [
+        TourStep("Alice's laptop creates a zone that tracks changes", ["zone", "create", "Notes", "--atomic"]),
+        TourStep("The laptop saves a note into it",
+                 ["record", "save", "Note", "first", "--zone", "Notes", "--field", "title=Hello from the laptop",
+                  "--field", "count:INT64=1", "--field", "tags:STRING_LIST=inbox,work"]),
+        TourStep("The phone fetches what changed: it gets the note", device: "phone", ["fetch-changes"]),
+        TourStep("Asked again, the phone has nothing new to fetch", device: "phone", ["fetch-changes"]),
+        TourStep("The laptop changes one field (save policy changed-keys)",
+                 ["record", "save", "Note", "first", "--zone", "Notes", "--field", "count:INT64=2", "--policy", "changed-keys"]),
+        TourStep("The phone saves without the current change tag: the cloud refuses (conflict, exit 4)", device: "phone",
+                 ["record", "save", "Note", "first", "--zone", "Notes", "--field", "title=Stale edit"], expect: 4),
+        TourStep("The phone fetches again and gets only the update", device: "phone", ["fetch-changes"]),
+        TourStep("Query the zone with a predicate",
+                 ["record", "query", "Note", "--zone", "Notes", "--where", "count >= %@ AND tags CONTAINS %@",
+                  "--arg", "2", "--arg", "work"]),
+        TourStep("The laptop deletes the note", ["record", "delete", "first", "--zone", "Notes"]),
+        TourStep("The phone fetches the deletion", device: "phone", ["fetch-changes", "--json"]),
+        TourStep("Asking for a record that is gone: not found (exit 3)", device: "phone",
+                 ["record", "get", "first", "--zone", "Notes"], expect: 3),
+        TourStep("The zones of Alice's private database", ["zone", "list"]),
+    ]
+}

@@ -1,0 +1,1 @@
+// Module scaffold; replaced as the module fills in.
