@@ -31,6 +31,15 @@ public final class TemporaryDirectory: @unchecked Sendable {
         return target
     }
 
+    /// Creates a folder (and its parents) inside this folder.
+    public func makeDirectory(_ relative: String) {
+        var current = path
+        for part in relative.split(separator: "/") {
+            current += "/" + part
+            mkdir(current, 0o700)
+        }
+    }
+
     /// Reads a file's bytes.
     public static func readBytes(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY)

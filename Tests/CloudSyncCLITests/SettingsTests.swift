@@ -1,0 +1,205 @@
+import CloudSyncCLI
+import Testing
+
+@Suite struct SettingsTests {
+    func resolve(_ overrides: SettingsOverrides = SettingsOverrides(), _ environment: [String: String],
+                 tty: Bool = false) throws -> (Settings, [String]) {
+        var warnings: [String] = []
+        let settings = try Settings.resolve(overrides: overrides, environment: environment, stdoutIsTTY: tty) {
+            warnings.append($0)
+        }
+        return (settings, warnings)
+    }
+
+    @Test func defaultsFollowXDGAndHome() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        let (settings, warnings) = try resolve(["HOME": home.path])
+        #expect(warnings.isEmpty)
+        #expect(settings.account == "default")
+        #expect(settings.container == "iCloud.com.example.App")
+        #expect(settings.home == home.path + "/.local/share/cloudsync")
+        #expect(settings.cloudURL == "sqlite://" + home.path + "/.local/share/cloudsync/cloud.sqlite")
+        #expect(settings.configPath == home.path + "/.config/cloudsync/config")
+        #expect(settings.stateDirectory == home.path + "/.local/state/cloudsync")
+        #expect(Settings.isValidName(settings.device))
+        #expect(!settings.device.contains("."))
+
+        let (xdg, _) = try resolve(["HOME": home.path, "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/conf",
+                                    "XDG_STATE_HOME": "/state"])
+        #expect(xdg.home == "/data/cloudsync")
+        #expect(xdg.configPath == "/conf/cloudsync/config")
+        #expect(xdg.stateDirectory == "/state/cloudsync")
+        #expect(xdg.cloudURL == "sqlite:///data/cloudsync/cloud.sqlite")
+
+        let (relativeXDG, _) = try resolve(["HOME": home.path, "XDG_DATA_HOME": "relative"])
+        #expect(relativeXDG.home == home.path + "/.local/share/cloudsync")
+    }
+
+    @Test func precedenceFlagOverEnvironmentOverConfigOverDefault() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        home.write(".config/cloudsync/config", """
+            # my settings
+            account = fromconfig
+            device = config-device
+            container = iCloud.config
+            ; the cloud
+            cloud = sqlite:///config/cloud.sqlite
+            home = ~/state-from-config
+            """)
+        let environment = ["HOME": home.path]
+        let (config, warnings) = try resolve(environment)
+        #expect(warnings.isEmpty)
+        #expect(config.account == "fromconfig")
+        #expect(config.device == "config-device")
+        #expect(config.container == "iCloud.config")
+        #expect(config.cloudURL == "sqlite:///config/cloud.sqlite")
+        #expect(config.home == home.path + "/state-from-config")
+
+        var withEnv = environment
+        withEnv["CLOUDSYNC_ACCOUNT"] = "fromenv"
+        withEnv["CLOUDSYNC_CONTAINER"] = "iCloud.env"
+        withEnv["CLOUDSYNC_HOME"] = "/env/home"
+        withEnv["CLOUDSYNC_DEVICE"] = ""   // empty counts as unset
+        let (env, _) = try resolve(withEnv)
+        #expect(env.account == "fromenv")
+        #expect(env.container == "iCloud.env")
+        #expect(env.home == "/env/home")
+        #expect(env.device == "config-device")
+        #expect(env.cloudURL == "sqlite:///config/cloud.sqlite")
+
+        let (flag, _) = try resolve(SettingsOverrides(account: "fromflag", home: "/flag/home"), withEnv)
+        #expect(flag.account == "fromflag")
+        #expect(flag.home == "/flag/home")
+        #expect(flag.container == "iCloud.env")
+    }
+
+    @Test func precedenceThroughTheDispatcher() {
+        let home = TempDir()
+        defer { home.remove() }
+        let configPath = home.write("custom.conf", "account = fromconfig\ndevice = cfgdev\n")
+        let recorder = Recorder()
+        let registry = Toy.registry(recorder)
+        var environment = baseEnvironment(home: home, extra: ["CLOUDSYNC_CONFIG": configPath])
+
+        #expect(invoke(registry, ["zone", "list"], environment: environment).status == 0)
+        #expect(recorder.settings?.account == "fromconfig")
+        #expect(recorder.settings?.device == "cfgdev")
+        #expect(recorder.settings?.configPath == configPath)
+
+        environment["CLOUDSYNC_ACCOUNT"] = "fromenv"
+        #expect(invoke(registry, ["zone", "list"], environment: environment).status == 0)
+        #expect(recorder.settings?.account == "fromenv")
+        #expect(recorder.settings?.device == "cfgdev")
+
+        #expect(invoke(registry, ["--account", "early", "zone", "list"], environment: environment).status == 0)
+        #expect(recorder.settings?.account == "early")
+
+        // The last occurrence wins, wherever it is.
+        #expect(invoke(registry, ["--account", "early", "zone", "list", "--account=late"],
+                       environment: environment).status == 0)
+        #expect(recorder.settings?.account == "late")
+    }
+
+    @Test func homeDefaultsTheCloudURL() throws {
+        let (settings, _) = try resolve(SettingsOverrides(home: "/srv/cs/"), ["HOME": "/nonexistent"])
+        #expect(settings.cloudURL == "sqlite:///srv/cs/cloud.sqlite")
+        let (explicit, _) = try resolve(SettingsOverrides(cloud: "postgres://db/x", home: "/srv/cs"),
+                                        ["HOME": "/nonexistent"])
+        #expect(explicit.cloudURL == "postgres://db/x")
+    }
+
+    @Test func configMistakesAreWarningsNamingFileAndLine() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        let path = home.write("config", """
+            account = ok-name
+            acount = typo
+            this line is garbage
+            [section]
+            = novalue
+            device =
+            container = "iCloud.quoted \\"x\\"" # trailing comment
+            cloud = "unterminated
+            home = /h ; comment
+            """)
+        let (settings, warnings) = try resolve(["HOME": home.path, "CLOUDSYNC_CONFIG": path])
+        #expect(settings.account == "ok-name")
+        #expect(settings.container == "iCloud.quoted \"x\"")
+        #expect(settings.home == "/h")
+        #expect(warnings == [
+            "\(path):2: ignoring unknown key 'acount' (Did you mean 'account'?)",
+            "\(path):3: ignoring a line that is not 'key = value'",
+            "\(path):4: ignoring a line that is not 'key = value'",
+            "\(path):5: ignoring a line without a key",
+            "\(path):6: ignoring 'device': empty value",
+            "\(path):8: ignoring 'cloud': unterminated quoted value",
+        ])
+    }
+
+    @Test func configWarningsReachStderrButDoNotFail() {
+        let home = TempDir()
+        defer { home.remove() }
+        let path = home.write(".config/cloudsync/config", "account = alice\nbogus = 1\n")
+        let recorder = Recorder()
+        let result = invoke(Toy.registry(recorder), ["zone", "list", "--json"], environment: baseEnvironment(home: home))
+        #expect(result.status == 0)
+        #expect(recorder.settings?.account == "alice")
+        #expect(result.stderr == "cloudsync: warning: \(path):2: ignoring unknown key 'bogus'\n")
+    }
+
+    @Test func unreadableConfigIsAWarning() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        home.write("dir/placeholder", "")
+        let (_, warnings) = try resolve(["HOME": home.path, "CLOUDSYNC_CONFIG": home.path + "/dir"])
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix(home.path + "/dir: cannot read the config file") == true)
+    }
+
+    @Test func invalidNamesAreUsageErrors() {
+        let home = TempDir()
+        defer { home.remove() }
+        #expect(throws: CLIError.self) { try resolve(SettingsOverrides(account: "has space"), ["HOME": home.path]) }
+        #expect(throws: CLIError.self) { try resolve(SettingsOverrides(device: String(repeating: "a", count: 65)), ["HOME": home.path]) }
+        #expect(throws: CLIError.self) { try resolve(SettingsOverrides(account: ""), ["HOME": home.path]) }
+        #expect(throws: Never.self) { try resolve(SettingsOverrides(account: "a.b-c_d@e", device: "X9"), ["HOME": home.path]) }
+
+        let result = invoke(Toy.registry(), ["--device", "bad/name", "zone", "list"], environment: baseEnvironment(home: home))
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("cloudsync: error: invalid device name 'bad/name' (from --device)"))
+
+        home.write(".config/cloudsync/config", "\naccount = no way\n")
+        let fromConfig = invoke(Toy.registry(), ["zone", "list"], environment: baseEnvironment(home: home))
+        #expect(fromConfig.status == 64)
+        #expect(fromConfig.stderr.contains("invalid account name 'no way' (from \(home.path)/.config/cloudsync/config:2)"))
+    }
+
+    @Test func nameRules() {
+        #expect(Settings.isValidName("alice@example.com"))
+        #expect(Settings.isValidName(String(repeating: "x", count: 64)))
+        #expect(!Settings.isValidName(String(repeating: "x", count: 65)))
+        #expect(!Settings.isValidName(""))
+        #expect(!Settings.isValidName("é"))
+        #expect(!Settings.isValidName("a:b"))
+    }
+
+    @Test func colorOnlyOnATerminalWithoutNoColor() throws {
+        let environment = ["HOME": "/nonexistent"]
+        #expect(try resolve(environment, tty: true).0.color)
+        #expect(try !resolve(environment, tty: false).0.color)
+        #expect(try !resolve(SettingsOverrides(noColor: true), environment, tty: true).0.color)
+        #expect(try !resolve(["HOME": "/x", "NO_COLOR": "1"], tty: true).0.color)
+        #expect(try resolve(["HOME": "/x", "NO_COLOR": ""], tty: true).0.color)
+        #expect(try !resolve(["HOME": "/x", "TERM": "dumb"], tty: true).0.color)
+    }
+
+    @Test func exportedEnvironmentNamesTheContext() {
+        let settings = Settings(account: "a", device: "d", container: "c", home: "/h")
+        #expect(settings.exportedEnvironment() == [
+            "CLOUDSYNC_ACCOUNT": "a", "CLOUDSYNC_DEVICE": "d", "CLOUDSYNC_CONTAINER": "c",
+            "CLOUDSYNC_CLOUD": "sqlite:///h/cloud.sqlite", "CLOUDSYNC_HOME": "/h",
+        ])
+    }
+}
