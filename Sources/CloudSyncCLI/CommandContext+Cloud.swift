@@ -8,9 +8,12 @@ import Glibc
 /// What a command needs to talk to the cloud as one device of one account: the opened
 /// service, the resolved account, and the device's own store. Commands make one per
 /// invocation through `CommandContext.session()`.
-public final class CloudSession {
+public final class CloudSession: @unchecked Sendable {
+    /// The invocation this session serves.
     public let context: CommandContext
+    /// The opened cloud service (embedded SQLite, or later PostgreSQL).
     public let cloud: any CloudService
+    /// The account of `--account`, resolved (created on first use) by the cloud.
     public let account: Account
 
     init(context: CommandContext, cloud: any CloudService, account: Account) {
@@ -35,8 +38,12 @@ public final class CloudSession {
 }
 
 extension CommandContext {
-    /// Opens the cloud named by `--cloud` and resolves the account.
+    /// Opens the cloud named by `--cloud` and resolves the account, once per invocation.
     public func session() throws -> CloudSession {
+        try memoized("cloudsync.session") { try openSession() }
+    }
+
+    func openSession() throws -> CloudSession {
         let locator = try CloudLocator(parsing: settings.cloudURL)
         if case .sqlite(let path) = locator {
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)

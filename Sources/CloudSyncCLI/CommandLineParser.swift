@@ -22,8 +22,10 @@ struct CommandLineParser {
         var names: [String] { path.map(\.name) }
         func flag(_ long: String) -> Bool { (flags[long] ?? 0) > 0 }
 
-        func parsedArguments(bound: [String: [String]]) -> ParsedArguments {
-            ParsedArguments(commandPath: names, flagCounts: flags, values: values, arguments: bound)
+        /// The result as `ParsedArguments`; `path` overrides the command path (for the REPL
+        /// that a bare `cloudsync` runs).
+        func parsedArguments(bound: [String: [String]], path: [String]? = nil) -> ParsedArguments {
+            ParsedArguments(commandPath: path ?? names, flagCounts: flags, values: values, arguments: bound)
         }
     }
 
@@ -188,12 +190,15 @@ struct CommandLineParser {
             fail(.usage(message))
         }
 
-        /// Takes the next token as the option's value. A token starting with `-` is a value only
-        /// if it is `-` itself or a negative number; otherwise the value is missing.
+        /// Takes the next token as the option's value, as getopt does for a required argument,
+        /// so `--sort -count` works. Only `--` or a known long option (`--zone --json`) counts
+        /// as a missing value.
         private mutating func takeNextValue(for spec: OptionSpec, as typed: String) {
             if index < tokens.count {
                 let next = tokens[index]
-                if !next.hasPrefix("-") || next == "-" || Self.isNegativeNumber(next) {
+                let name = next.hasPrefix("--") ? String(next.dropFirst(2).prefix { $0 != "=" }) : nil
+                let isOption = next == "--" || name.map { knownLongNames.contains($0) || knownLongNames.contains("--" + $0) } == true
+                if !isOption {
                     index += 1
                     record(spec, next)
                     return

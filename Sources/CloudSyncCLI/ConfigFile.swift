@@ -57,7 +57,9 @@ public struct ConfigFile: Sendable, Hashable {
             }
             guard keys.contains(key) else {
                 var message = "\(path):\(number): ignoring unknown key '\(key)'"
-                if let hint = Suggestions.didYouMean(key, among: keys) { message += " (\(hint))" }
+                if let hint = Suggestions.didYouMean(key, among: keys) {
+                    message += " (" + hint.prefix(1).lowercased() + hint.dropFirst() + ")"
+                }
                 config.warnings.append(message)
                 continue
             }

@@ -6,7 +6,7 @@ enum HelpCommand {
     static func spec(run: @escaping CommandSpec.Run) -> CommandSpec {
         CommandSpec(
             name: name,
-            abstract: "Show help for cloudsync or one of its commands",
+            abstract: "Show help for cloudsync or one of its commands.",
             discussion: """
                 With a command (and subcommand), shows its help page, like '--help' after it does. \
                 For a plugin, runs 'cloudsync-<command> --help'. With -a, lists the builtin commands \

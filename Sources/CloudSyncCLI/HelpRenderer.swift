@@ -67,7 +67,7 @@ public struct HelpRenderer: Sendable {
             if !subcommands.isEmpty {
                 lines.append("See '\(program) help \(path.dropFirst().joined(separator: " ")) <subcommand>' to read about a subcommand.")
             }
-            lines += TextWrapper.wrap("Global options (--account, --device, --json, --quiet, ...) are accepted too; see '\(program) --help'.",
+            lines += TextWrapper.wrap("Global options (--account, --json, ...) work here too; see '\(program) --help'.",
                                       width: width, indent: 0)
         }
         return lines.joined(separator: "\n") + "\n"

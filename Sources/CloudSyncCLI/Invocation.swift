@@ -61,7 +61,7 @@ struct Invocation {
         } catch {
             return reporter.report(error, usage: usageContext(path))
         }
-        let arguments = parsed.parsedArguments(bound: bound)
+        let arguments = parsed.parsedArguments(bound: bound, path: path.map(\.name))
         let settings: Settings
         do {
             settings = try resolveSettings(arguments)

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Questions asked on the terminal.
 public enum Prompt {
-    /// Asks a yes/no question on stderr and reads the answer from stdin; only `y`/`yes` is yes.
-    public static func confirm(_ question: String) -> Bool {
-        let bytes = Array(question.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    /// Asks a yes/no question on stderr (through `output`, so pending stdout is flushed first)
+    /// and reads the answer from stdin; only `y`/`yes` is yes. End of input is no.
+    public static func confirm(_ question: String, output: Output) -> Bool {
+        output.writeError(question)
         guard let answer = readLine() else { return false }
         let text = answer.lowercased()
         return text == "y" || text == "yes"

@@ -3,7 +3,9 @@
 /// The field is a record field or a system key (``PredicateKeys``). Written on the command line
 /// as `count` or `+count` (ascending) and `-count` (descending); see ``parseList(_:)``.
 public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+    /// The field name or system key to sort on.
     public var field: String
+    /// True for smallest first; missing values come last either way.
     public var ascending: Bool
 
     /// A sort on `field`, ascending unless told otherwise.

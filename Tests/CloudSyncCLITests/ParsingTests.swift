@@ -195,6 +195,22 @@ import Testing
         #expect(recorder.arguments?.flag("secret-knob") == true)
     }
 
+    @Test func bareInvocationPrintsHelpOrOpensTheREPL() {
+        let home = TempDir()
+        defer { home.remove() }
+        let bare = invoke(Toy.registry(), [], environment: baseEnvironment(home: home))
+        #expect(bare.status == 64)
+        #expect(bare.stdout.isEmpty)
+        #expect(bare.stderr.hasPrefix("NAME\n  cloudsync - "))
+
+        let repl = CommandSpec(name: "repl", abstract: "Read commands", run: { context, arguments in
+            context.output.line("repl for \(context.settings.account), path \(arguments.commandPath)")
+        })
+        let withREPL = invoke(Toy.registry(extra: [repl]), ["--account", "al"], environment: baseEnvironment(home: home))
+        #expect(withREPL.status == 0)
+        #expect(withREPL.stdout == "repl for al, path [\"repl\"]\n")
+    }
+
     @Test func versionPrintsTheVersion() {
         let (result, _) = run(["--version"])
         #expect(result.status == 0)

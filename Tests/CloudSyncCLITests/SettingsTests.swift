@@ -11,6 +11,10 @@ import Testing
         return (settings, warnings)
     }
 
+    func resolve(_ environment: [String: String], tty: Bool = false) throws -> (Settings, [String]) {
+        try resolve(SettingsOverrides(), environment, tty: tty)
+    }
+
     @Test func defaultsFollowXDGAndHome() throws {
         let home = TempDir()
         defer { home.remove() }
@@ -129,7 +133,7 @@ import Testing
         #expect(settings.container == "iCloud.quoted \"x\"")
         #expect(settings.home == "/h")
         #expect(warnings == [
-            "\(path):2: ignoring unknown key 'acount' (Did you mean 'account'?)",
+            "\(path):2: ignoring unknown key 'acount' (did you mean 'account'?)",
             "\(path):3: ignoring a line that is not 'key = value'",
             "\(path):4: ignoring a line that is not 'key = value'",
             "\(path):5: ignoring a line without a key",

@@ -47,7 +47,7 @@ struct JSONWriterTests {
         let value = JSONValue.object([
             ("string", .string("quote \" backslash \\ newline \n tab \t nul \u{0} del \u{7F} é 😀 \u{10FFFF}")),
             ("ints", .array([.int(0), .int(-1), .int(.max), .int(.min)])),
-            ("doubles", .array([.double(0.1), .double(-2.5e-300), .double(1.7976931348623157e308), .double(5e-324)])),
+            ("doubles", .array([.double(0.1), .double(-2.5e-300), .double(1.7976931348623157e308), .double(.leastNonzeroMagnitude)])),
             ("nested", .array([.array([.array([.object([("k", .bool(false))])])])])),
             ("null", .null),
             ("", .string("")),
@@ -59,7 +59,7 @@ struct JSONWriterTests {
     }
 
     @Test func doublesRoundTripExactly() throws {
-        for d in [0.1, 1.0 / 3.0, 123_456_789.123_456_78, 1e-7, 4.9e-324, 2.2250738585072014e-308, -1.5e300] {
+        for d in [0.1, 1.0 / 3.0, 123_456_789.123_456_78, 1e-7, Double.leastNonzeroMagnitude, 2.2250738585072014e-308, -1.5e300] {
             guard case .double(let back) = try JSONValue.parse(JSONValue.double(d).serialized()) else {
                 Issue.record("\(d) did not come back as a double")
                 continue

@@ -69,7 +69,7 @@ public enum ZoneCommand {
                 guard context.isInteractive else {
                     throw CLIError.usage("deleting zone \(names.joined(separator: ", ")) removes all its records; add --yes to confirm")
                 }
-                guard Prompt.confirm("Delete zone \(names.joined(separator: ", ")) and all its records? [y/N] ") else {
+                guard Prompt.confirm("Delete zone \(names.joined(separator: ", ")) and all its records? [y/N] ", output: context.output) else {
                     throw CLIError.failed("not deleted")
                 }
             }
