@@ -20,12 +20,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict),
         .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
-        .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite"], swiftSettings: strict),
+        .target(name: "CloudSyncCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
+                swiftSettings: strict),
         .target(name: "CloudSyncDevice",
-                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite"], swiftSettings: strict),
+                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite", "CloudSyncCrypto"],
+                swiftSettings: strict),
         .target(name: "CloudSyncCLI",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice"], swiftSettings: strict),
 
@@ -38,10 +44,12 @@ let package = Package(
                 path: "Sources/Commands/FetchChanges", swiftSettings: strict),
         .target(name: "TourCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Tour",
                 swiftSettings: strict),
+        .target(name: "StoreCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Store",
+                swiftSettings: strict),
 
         .executableTarget(name: "cloudsync",
                           dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
-                                         "FetchChangesCommand", "TourCommand"],
+                                         "FetchChangesCommand", "TourCommand", "StoreCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
@@ -53,6 +61,7 @@ let package = Package(
         .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore"], swiftSettings: strict),
         .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto"], swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests", dependencies: ["CloudSyncCloud", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
@@ -64,5 +73,6 @@ let package = Package(
         .testTarget(name: "FetchChangesCommandTests", dependencies: ["TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "TourCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "StoreCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
     ]
 )

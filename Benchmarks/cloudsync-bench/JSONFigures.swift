@@ -17,6 +17,16 @@ enum JSONFigures {
 
     static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
 
+    /// `number(value)`, or null when absent.
+    static func optional(_ value: Double?, _ digits: Int = 3) -> JSONValue {
+        value.map { number($0, digits) } ?? .null
+    }
+
+    /// `int(value)`, or null when absent.
+    static func optionalInt(_ value: Int?) -> JSONValue {
+        value.map(int) ?? .null
+    }
+
     /// Samples in milliseconds: median, min, max and every value.
     static func millis(_ samples: Samples) -> JSONValue {
         .object([("median", number(samples.median * 1000)), ("min", number(samples.min * 1000)),

@@ -5,8 +5,15 @@ import Glibc
 /// Human-readable progress on stderr (stdout is reserved for the one JSON document).
 enum Log {
     static func line(_ text: String) {
-        fputs(text + "\n", stderr)
-        fflush(stderr)
+        var line = text + "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
     }
 
     /// `value` with `digits` decimals, for messages.

@@ -1,3 +1,4 @@
+import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncSQLite
 

@@ -30,10 +30,13 @@ public final class CloudSession: @unchecked Sendable {
 
     /// Opens this device's store (creating it, mode 0600, in a 0700 folder).
     public func deviceStore() throws -> DeviceStore {
-        let path = DeviceStore.defaultPath(home: context.settings.home, account: context.settings.account,
-                                           device: context.settings.device)
-        try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
-        return try DeviceStore(path: path)
+        try context.deviceStore()
+    }
+
+    /// The cloud wrapped so that transient failures are retried with bounded backoff: what the
+    /// sync engine talks to.
+    public var retryingCloud: any CloudService {
+        context.memoized("cloudsync.retrying") { RetryingCloud(wrapping: cloud) as any CloudService }
     }
 }
 
@@ -48,9 +51,22 @@ extension CommandContext {
         if case .sqlite(let path) = locator {
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
         }
-        let cloud = try locator.open()
+        var cloud = try locator.open()
+        if let faults = environment["CLOUDSYNC_FAULTS"], !faults.isEmpty {
+            cloud = FaultInjectingCloud(wrapping: cloud, plan: try FaultPlan(parsing: faults))
+        }
         let account = try cloud.account(named: settings.account)
         return CloudSession(context: self, cloud: cloud, account: account)
+    }
+
+    /// Opens this device's store without touching the cloud (creating it, mode 0600, in a
+    /// 0700 folder), once per invocation.
+    public func deviceStore() throws -> DeviceStore {
+        try memoized("cloudsync.deviceStore") {
+            let path = DeviceStore.defaultPath(home: settings.home, account: settings.account, device: settings.device)
+            try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
+            return try DeviceStore(path: path)
+        }
     }
 
     /// Parses `--database` (default `private`).

@@ -32,6 +32,14 @@ public protocol CloudService: AnyObject, Sendable {
     /// Records changed or deleted in a zone since `token`, at most `limit` per page.
     func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
                           in database: DatabaseRequest) throws(CloudError) -> ZoneChanges
+
+    // MARK: Assets
+
+    /// Stores file contents by SHA-256 checksum (idempotent) and returns their references, to
+    /// be put in ASSETID fields. Each asset is at most `CloudLimits.maxAssetSize`.
+    func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference]
+    /// The contents of an asset of this database (`assetFileNotFound` when missing).
+    func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8]
 }
 
 /// CloudKit's request limits.
@@ -42,6 +50,8 @@ public enum CloudLimits {
     public static let maxRecordSize = 1_048_576
     /// Largest page of changes or query results.
     public static let maxPageSize = 10_000
+    /// Size of one asset.
+    public static let maxAssetSize = 50 * 1_048_576
     /// Default page size when the caller gives none.
     public static let defaultPageSize = 400
 }

@@ -51,7 +51,7 @@ public struct FaultPlan: Sendable, Hashable {
     }
 }
 
-/// Wraps a `CloudService` and fails calls as a `FaultPlan` says, counting every call. Used by
+/// Wraps a `CloudService` and fails data calls as a `FaultPlan` says, counting every call. Used by
 /// tests and by `CLOUDSYNC_FAULTS` to drive every recovery path of the sync engine.
 public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     public let base: any CloudService
@@ -79,8 +79,9 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
         throw error
     }
 
+    /// Account look-ups are the sign-in, not a data call: counted, never failed.
     public func account(named name: String) throws(CloudError) -> Account {
-        try enter("account")
+        state.withLock { $0.calls["account", default: 0] += 1 }
         return try base.account(named: name)
     }
 
@@ -124,5 +125,15 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
                                  in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
         try enter("fetchZoneChanges")
         return try base.fetchZoneChanges(zoneName, since: token, limit: limit, in: database)
+    }
+
+    public func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference] {
+        try enter("uploadAssets")
+        return try base.uploadAssets(contents, in: database)
+    }
+
+    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        try enter("fetchAsset")
+        return try base.fetchAsset(reference, in: database)
     }
 }

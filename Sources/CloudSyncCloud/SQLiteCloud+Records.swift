@@ -206,6 +206,7 @@ extension SQLiteCloud {
                              "record '\(record.recordID.recordName)' is \(stored.estimatedSize) bytes; the limit is \(CloudLimits.maxRecordSize) (1 MB): store large data as an asset")
         }
         try checkSchema(container: request.container, recordType: record.recordType, fields: fields)
+        try checkAssets(record.fields, dbID: dbID)
         seq += 1
         let tag = changeTag(zoneID: zone.id, seq: seq)
         let refs = deleteSelfTargets(fields, zone: zone)

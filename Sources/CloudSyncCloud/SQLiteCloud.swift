@@ -69,6 +69,7 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
                   let value = UInt64(text, radix: 16) else {
                 throw CloudError(.badDatabase, "cloud file \(path) has no store epoch")
             }
+            if version < SQLiteCloudSchema.version { try migrate(db) }
             return value
         }
         if let epoch = try readEpoch() { return epoch }
@@ -81,8 +82,20 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
             try db.execute(SQLiteCloudSchema.ddl)
             let epochText = RandomID.hex(bytes: 8)
             try db.run("INSERT INTO meta(key, value) VALUES ('format', ?), ('epoch', ?)", SQLiteCloudSchema.format, epochText)
-            try db.setUserVersion(SQLiteCloudSchema.version)
+            try db.setUserVersion(1)
+            try migrate(db)
             return UInt64(epochText, radix: 16) ?? 0
+        }
+    }
+
+    /// Upgrades an older cloud file step by step, each step with its version bump in one
+    /// transaction (a savepoint when called inside one).
+    static func migrate(_ db: Connection) throws {
+        try db.transaction(.immediate) {
+            if try db.userVersion < 2 {
+                try db.execute(SQLiteCloudSchema.version2)
+                try db.setUserVersion(2)
+            }
         }
     }
 

@@ -2,8 +2,20 @@
 /// first (`db_id`), and no statement touches two databases, so that a sharded backend can put
 /// each database on its own server.
 enum SQLiteCloudSchema {
-    static let version: Int64 = 1
+    static let version: Int64 = 2
     static let format = "cloudsync-cloud"
+
+    /// Version 2: assets, stored by checksum per database.
+    static let version2 = """
+    CREATE TABLE assets(
+        db_id INTEGER NOT NULL,
+        checksum TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        created_ms INTEGER NOT NULL,
+        PRIMARY KEY(db_id, checksum)
+    ) WITHOUT ROWID;
+    """
 
     static let ddl = """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

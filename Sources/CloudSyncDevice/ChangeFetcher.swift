@@ -40,6 +40,8 @@ public struct ChangeFetcher {
     public let clock: CloudClock
     /// Records per page (CKFetchRecordZoneChangesOperation's resultsLimit).
     public var pageSize: Int
+    /// Applies pulled changes to a local model in the same transaction as the cache and token.
+    public var sink: (any LocalSink)?
 
     public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, pageSize: Int = 2000,
                 clock: @escaping CloudClock = systemClock) {
@@ -94,14 +96,14 @@ public struct ChangeFetcher {
             let hasToken = try store.zoneToken(zoneID, scope) != nil
             let cached = try store.cachedRecordCount(zoneID, scope)
             guard hasToken || cached > 0 else { continue }
-            let dropped = try store.dropZone(zoneID, scope)
+            let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
             summary.zonesDeleted += 1
             try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
         }
         if full {
             // A full listing names every live zone: forget cached zones it does not name.
             for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
-                let dropped = try store.dropZone(zoneID, scope)
+                let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
             }
@@ -129,7 +131,7 @@ public struct ChangeFetcher {
         let cachedCount = try store.cachedRecordCount(zoneID, scope)
         if reset || token == nil, cachedCount > 0 {
             // Fetching from the start rebuilds the zone: drop what is cached first.
-            try store.dropZone(zoneID, scope)
+            try store.dropZone(zoneID, scope, reason: nil, sink: sink)
             token = nil
         }
         summary.zonesFetched += 1
@@ -138,19 +140,20 @@ public struct ChangeFetcher {
             do {
                 page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
             } catch let error where error.code == .changeTokenExpired && token != nil {
-                try store.dropZone(zoneID, scope)
+                try store.dropZone(zoneID, scope, reason: nil, sink: sink)
                 token = nil
                 try report(onEvent, .zoneReset(zoneID, reason: error.reason))
                 continue
             } catch let error where (error.code == .zoneNotFound || error.code == .userDeletedZone) {
-                let dropped = try store.dropZone(zoneID, scope)
+                let dropped = try store.dropZone(zoneID, scope, reason: error.code == .userDeletedZone ? .purged : .deleted,
+                                                 sink: sink)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, error.code == .userDeletedZone ? .purged : .deleted,
                                                  droppedRecords: dropped))
                 return
             }
             try store.apply(CachePage(zoneID: zoneID, changed: page.changed, deleted: page.deleted.map(\.recordID),
-                                      token: page.token), scope, now: clock())
+                                      token: page.token), scope, now: clock(), sink: sink)
             summary.pages += 1
             summary.changedRecords += page.changed.count
             summary.deletedRecords += page.deleted.count

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncCloud
 import CloudSyncSQLite
 
 /// The scope of cached data: one database of one container as this device sees it.
@@ -78,9 +79,16 @@ extension DeviceStore {
 
     /// Applies one page of zone changes and stores its token, in one transaction: after a crash
     /// either both are there or neither.
-    public func apply(_ page: CachePage, _ scope: CacheScope, now: Int64) throws(CloudError) {
+    public func apply(_ page: CachePage, _ scope: CacheScope, now: Int64, sink: (any LocalSink)? = nil) throws(CloudError) {
         try guarded {
             try connection.transaction(.immediate) {
+                if let sink {
+                    var ancestors: [RecordID: Record] = [:]
+                    for id in page.changed.map(\.recordID) + page.deleted {
+                        if let cached = try cachedRecordInTransaction(id, scope) { ancestors[id] = cached }
+                    }
+                    try sink.apply(page, ancestors: ancestors, in: self)
+                }
                 let upsert = try connection.prepare("""
                     INSERT OR REPLACE INTO cached_records(container, scope, zone_name, owner, record_name, record_type,
                         change_tag, fields, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
@@ -114,9 +122,11 @@ extension DeviceStore {
     /// Forgets a zone: its cached records and its token, in one transaction. Returns how many
     /// records were dropped.
     @discardableResult
-    public func dropZone(_ zoneID: ZoneID, _ scope: CacheScope) throws(CloudError) -> Int {
+    public func dropZone(_ zoneID: ZoneID, _ scope: CacheScope, reason: ZoneDeletionReason? = nil,
+                         sink: (any LocalSink)? = nil) throws(CloudError) -> Int {
         try guarded {
             try connection.transaction(.immediate) {
+                try sink?.zoneDropped(zoneID, reason: reason, in: self)
                 try connection.run("DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=?",
                                    scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName)
                 let dropped = connection.changes

@@ -9,7 +9,7 @@ import Glibc
 /// Later layers (local store, history, KV) add their tables to the same file.
 public final class DeviceStore {
     static let format = "cloudsync-device"
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     let connection: Connection
     public let path: String
@@ -50,6 +50,7 @@ public final class DeviceStore {
             guard version <= DeviceStore.version else {
                 throw CloudError(.badDatabase, "device file \(path) has format version \(version); this cloudsync reads up to \(DeviceStore.version)")
             }
+            if version < DeviceStore.version { try migrate(db, from: version) }
             return
         }
         try db.transaction(.immediate) {
@@ -76,8 +77,22 @@ public final class DeviceStore {
                     PRIMARY KEY(container, scope, zone_name, owner, record_name)) WITHOUT ROWID;
                 """)
             try db.run("INSERT INTO meta(key, value) VALUES ('format', ?)", DeviceStore.format)
-            try db.setUserVersion(DeviceStore.version)
+            try db.setUserVersion(1)
+            try migrate(db, from: 1)
         }
+    }
+
+    /// Brings an older device file up to the current format, one version at a time, each step
+    /// in the same transaction as its version bump.
+    static func migrate(_ db: Connection, from version: Int64) throws {
+        try db.transaction(.immediate) {
+            let current = try db.userVersion
+            if current < 2 {
+                try db.execute(LocalStoreSchema.version2)
+                try db.setUserVersion(2)
+            }
+        }
+        _ = version
     }
 
     /// Maps storage failures of the device file to `CloudError`.

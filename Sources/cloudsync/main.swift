@@ -1,6 +1,7 @@
 import CloudSyncCLI
 import FetchChangesCommand
 import RecordCommand
+import StoreCommand
 import TourCommand
 import ZoneCommand
 
@@ -12,6 +13,7 @@ var registry = CommandRegistry()
 registry.register(ZoneCommand.spec)
 registry.register(RecordCommand.spec)
 registry.register(FetchChangesCommand.spec)
+registry.register(StoreCommand.spec)
 registry.register(TourCommand.spec)
 
 Dispatcher(registry: registry, version: version).main()

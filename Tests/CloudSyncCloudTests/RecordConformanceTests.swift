@@ -121,10 +121,11 @@ struct RecordConformanceTests {
         let f = try backend.make()
         let r = try f.request("alice")
         let ref = Reference(recordID: RecordID(recordName: "other", zoneID: r.zoneID("_defaultZone")), action: .none)
+        let asset = try f.cloud.uploadAssets([Array("file contents".utf8)], in: r)[0]
         let fields: [String: FieldValue] = [
             "s": .string("héllo \"quoted\"\n"), "i": .int64(Int64.min), "d": .double(-0.125), "t": .timestamp(1_700_000_000_123),
             "b": .bytes([0, 1, 2, 255]), "r": .reference(ref), "l": .location(Location(latitude: 52.5, longitude: 13.4, altitude: 34)),
-            "a": .asset(AssetReference(checksum: String(repeating: "ab", count: 32), size: 10)),
+            "a": .asset(asset),
             "sl": .list(.string, [.string("a"), .string("b")]), "il": .list(.int64, [.int64(1), .int64(-2)]),
             "dl": .list(.double, [.double(1.5)]), "tl": .list(.timestamp, [.timestamp(0)]), "bl": .list(.bytes, [.bytes([9])]),
             "rl": .list(.reference, [.reference(ref)]), "ll": .list(.location, [.location(Location(latitude: 0, longitude: 0))]),
@@ -153,5 +154,23 @@ struct RecordConformanceTests {
         let left = try f.allChanges("Z", since: nil, r)
         #expect(left.changed.map(\.recordID.recordName) == ["bystander"])
         #expect(Set(left.deleted.map(\.recordID.recordName)) == ["parent", "child", "grandchild"])
+    }
+
+    @Test(arguments: CloudBackend.allCases)
+    func assetsAreStoredByChecksumAndMustBeUploadedFirst(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        let contents: [UInt8] = Array("hello asset".utf8)
+        let refs = try f.cloud.uploadAssets([contents, contents], in: r)
+        #expect(refs[0] == refs[1])
+        #expect(refs[0].checksum == "2d5eebd03955939c6aa7ad07292cc6e13934da502e92581ac55fa20c6986c7fb")
+        #expect(refs[0].size == Int64(contents.count))
+        #expect(try f.cloud.fetchAsset(refs[0], in: r) == contents)
+        let missing = AssetReference(checksum: String(repeating: "0", count: 64), size: 3)
+        #expect(cloudError { _ = try f.cloud.fetchAsset(missing, in: r) }?.code == .assetFileNotFound)
+        let result = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("x", zone: "_defaultZone", r, fields: ["file": .asset(missing)])]), in: r)
+        #expect(result.errors.values.first?.code == .assetFileNotFound)
+        // Assets belong to a database: another account cannot read them.
+        #expect(cloudError { _ = try f.cloud.fetchAsset(refs[0], in: try f.request("bob")) }?.code == .assetFileNotFound)
     }
 }

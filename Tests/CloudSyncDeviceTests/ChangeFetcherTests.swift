@@ -178,4 +178,6 @@ final class CountdownCloud: CloudService, @unchecked Sendable {
         remaining -= 1
         return try base.fetchZoneChanges(z, since: t, limit: limit, in: d)
     }
+    func uploadAssets(_ c: [[UInt8]], in d: DatabaseRequest) throws(CloudError) -> [AssetReference] { try base.uploadAssets(c, in: d) }
+    func fetchAsset(_ r: AssetReference, in d: DatabaseRequest) throws(CloudError) -> [UInt8] { try base.fetchAsset(r, in: d) }
 }

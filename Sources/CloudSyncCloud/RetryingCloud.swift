@@ -1,0 +1,115 @@
+import CloudSyncCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a client retries transient failures: at most `maxAttempts` tries, exponential backoff
+/// from `baseDelay` up to `maxDelay`, and a server's `retryAfter` honoured (up to `maxDelay`
+/// times four).
+public struct RetryPolicy: Sendable, Hashable {
+    public var maxAttempts: Int
+    public var baseDelay: Double
+    public var maxDelay: Double
+
+    public init(maxAttempts: Int = 5, baseDelay: Double = 0.05, maxDelay: Double = 2) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Seconds to wait before try number `attempt + 1` after `error`.
+    public func delay(after error: CloudError, attempt: Int) -> Double {
+        if let retryAfter = error.retryAfter { return min(max(retryAfter, 0), maxDelay * 4) }
+        return min(baseDelay * Double(1 << min(attempt, 20)), maxDelay)
+    }
+}
+
+/// Wraps a `CloudService` and retries every call that fails with a transient error
+/// (`networkUnavailable`, `networkFailure`, `serviceUnavailable`, `requestRateLimited`,
+/// `zoneBusy`) per its `RetryPolicy`; when the tries run out, the last error is thrown with the
+/// number of tries in its reason. Calls are idempotent at this level: a modify call either
+/// committed whole or not at all.
+public final class RetryingCloud: CloudService, @unchecked Sendable {
+    public let base: any CloudService
+    public let policy: RetryPolicy
+    let sleep: @Sendable (Double) -> Void
+
+    public init(wrapping base: any CloudService, policy: RetryPolicy = RetryPolicy(),
+                sleep: @escaping @Sendable (Double) -> Void = RetryingCloud.systemSleep) {
+        self.base = base
+        self.policy = policy
+        self.sleep = sleep
+    }
+
+    /// Sleeps with nanosleep.
+    public static let systemSleep: @Sendable (Double) -> Void = { seconds in
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    func retrying<T>(_ body: () throws(CloudError) -> T) throws(CloudError) -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch {
+                attempt += 1
+                guard error.code.isRetryable else { throw error }
+                guard attempt < policy.maxAttempts else {
+                    var final = error
+                    final.reason += " (gave up after \(attempt) tries)"
+                    throw final
+                }
+                sleep(policy.delay(after: error, attempt: attempt - 1))
+            }
+        }
+    }
+
+    public func account(named name: String) throws(CloudError) -> Account {
+        try retrying { () throws(CloudError) in try base.account(named: name) }
+    }
+
+    public func saveZones(_ zones: [ZoneSpec], in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        try retrying { () throws(CloudError) in try base.saveZones(zones, in: database) }
+    }
+
+    public func fetchAllZones(in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        try retrying { () throws(CloudError) in try base.fetchAllZones(in: database) }
+    }
+
+    public func deleteZones(_ names: [String], purge: Bool, in database: DatabaseRequest) throws(CloudError) {
+        try retrying { () throws(CloudError) in try base.deleteZones(names, purge: purge, in: database) }
+    }
+
+    public func modifyRecords(_ request: ModifyRequest, in database: DatabaseRequest) throws(CloudError) -> ModifyResult {
+        try retrying { () throws(CloudError) in try base.modifyRecords(request, in: database) }
+    }
+
+    public func fetchRecords(_ ids: [RecordID], in database: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>] {
+        try retrying { () throws(CloudError) in try base.fetchRecords(ids, in: database) }
+    }
+
+    public func queryRecords(_ query: RecordQuery, in database: DatabaseRequest) throws(CloudError) -> QueryPage {
+        try retrying { () throws(CloudError) in try base.queryRecords(query, in: database) }
+    }
+
+    public func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int,
+                                     in database: DatabaseRequest) throws(CloudError) -> DatabaseChanges {
+        try retrying { () throws(CloudError) in try base.fetchDatabaseChanges(since: token, limit: limit, in: database) }
+    }
+
+    public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
+                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        try retrying { () throws(CloudError) in try base.fetchZoneChanges(zoneName, since: token, limit: limit, in: database) }
+    }
+
+    public func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference] {
+        try retrying { () throws(CloudError) in try base.uploadAssets(contents, in: database) }
+    }
+
+    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        try retrying { () throws(CloudError) in try base.fetchAsset(reference, in: database) }
+    }
+}

@@ -1,0 +1,213 @@
+import CloudSyncCore
+import CloudSyncSQLite
+
+extension DeviceStore {
+    // MARK: Writing (every write is a history transaction and marks the record pending)
+
+    /// Creates or updates a local record: `fields` are set, `unset` removed. A new record needs
+    /// a type; an existing one keeps its type (a different one is an error), and a field keeps
+    /// its type. Recorded in history and marked pending in the same transaction.
+    @discardableResult
+    public func put(container: String, zone: String, name: String, type: String, fields: [String: FieldValue],
+                    unset: [String] = [], device: String, author: String = LocalStoreDefaults.localAuthor,
+                    now: Int64) throws(CloudError) -> (LocalRecord, HistoryTransaction) {
+        try NameRules.validateZoneName(zone)
+        try NameRules.validateRecordName(name)
+        try NameRules.validateIdentifier(type, kind: "record type")
+        for key in fields.keys { try NameRules.validateIdentifier(key, kind: "field name") }
+        return try guarded {
+            try connection.transaction(.immediate) {
+                let existing = try loadLocal(container: container, zone: zone, name: name)
+                var merged = existing?.fields ?? [:]
+                if let existing {
+                    guard existing.recordType == type else {
+                        throw CloudError(.invalidArguments, "record '\(name)' is a \(existing.recordType), not a \(type)")
+                    }
+                    for (key, value) in fields {
+                        if let old = existing.fields[key], old.typeName != value.typeName {
+                            throw CloudError(.invalidArguments,
+                                             "field '\(key)' of '\(name)' is \(old.typeName); got \(value.typeName)")
+                        }
+                    }
+                }
+                for key in unset { merged[key] = nil }
+                for (key, value) in fields { merged[key] = value }
+                let record = LocalRecord(zoneName: zone, recordName: name, recordType: type, fields: merged, modified: now)
+                let size = Record(recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone, ownerRecordName: "")),
+                                  recordType: type, fields: merged).estimatedSize
+                if size > 50 * 1_048_576 {
+                    throw CloudError(.limitExceeded, "record '\(name)' would be \(size) bytes; the local store takes at most 50 MB per record")
+                }
+                try writeLocal(record, container: container)
+                let keys = (Array(fields.keys) + unset.filter { existing?.fields[$0] != nil }).sorted()
+                let change = HistoryChange(zoneName: zone, recordName: name, recordType: type,
+                                           kind: existing == nil ? .insert : .update, changedKeys: keys)
+                let txn = try recordHistory(container: container, changes: [change], device: device, author: author, now: now,
+                                            markPending: author == LocalStoreDefaults.localAuthor)
+                return (record, txn)
+            }
+        }
+    }
+
+    /// Deletes a local record (history + pending). Returns nil when there was no such record.
+    @discardableResult
+    public func deleteLocal(container: String, zone: String, name: String, device: String,
+                            author: String = LocalStoreDefaults.localAuthor, now: Int64) throws(CloudError) -> HistoryTransaction? {
+        try guarded {
+            try connection.transaction(.immediate) {
+                guard let existing = try loadLocal(container: container, zone: zone, name: name) else { return nil }
+                try connection.run("DELETE FROM local_records WHERE container=? AND zone_name=? AND record_name=?", container, zone, name)
+                let change = HistoryChange(zoneName: zone, recordName: name, recordType: existing.recordType, kind: .delete, changedKeys: [])
+                return try recordHistory(container: container, changes: [change], device: device, author: author, now: now,
+                                         markPending: author == LocalStoreDefaults.localAuthor)
+            }
+        }
+    }
+
+    func writeLocal(_ record: LocalRecord, container: String) throws {
+        try connection.run("""
+            INSERT OR REPLACE INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, container, record.zoneName, record.recordName, record.recordType,
+            RecordJSON.encode(fields: record.fields).serialized(), record.modified)
+    }
+
+    func recordHistory(container: String, changes: [HistoryChange], device: String, author: String, now: Int64,
+                       markPending: Bool) throws -> HistoryTransaction {
+        try connection.run("INSERT INTO history(container, time_ms, device, author) VALUES (?, ?, ?, ?)", container, now, device, author)
+        let id = connection.lastInsertRowID
+        let insert = try connection.prepare("""
+            INSERT INTO history_changes(txn_id, zone_name, record_name, record_type, kind, changed_keys) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        let pending = try connection.prepare("INSERT OR REPLACE INTO pending(container, zone_name, record_name, txn_id) VALUES (?, ?, ?, ?)")
+        for change in changes {
+            try insert.run([id, change.zoneName, change.recordName, change.recordType, change.kind.rawValue,
+                            JSONValue.array(change.changedKeys.map { .string($0) }).serialized()])
+            if markPending { try pending.run([container, change.zoneName, change.recordName, id]) }
+        }
+        return HistoryTransaction(id: id, time: now, device: device, author: author, changes: changes)
+    }
+
+    // MARK: Reading
+
+    func loadLocal(container: String, zone: String, name: String) throws -> LocalRecord? {
+        try connection.queryOne("""
+            SELECT record_type, fields, modified_ms FROM local_records WHERE container=? AND zone_name=? AND record_name=?
+            """, [container, zone, name]) { row in
+            LocalRecord(zoneName: zone, recordName: name, recordType: row.string(0),
+                        fields: try DeviceStore.decodeFields(row, 1), modified: row.int64(2))
+        }
+    }
+
+    static func decodeFields(_ row: Statement, _ column: Int32) throws -> [String: FieldValue] {
+        let json = try row.withBytes(column) { try JSONValue.parse(bytes: Array($0)) }
+        return try RecordJSON.decodeFields(json)
+    }
+
+    /// A local record, or nil.
+    public func localRecord(container: String, zone: String, name: String) throws(CloudError) -> LocalRecord? {
+        try guarded { try loadLocal(container: container, zone: zone, name: name) }
+    }
+
+    /// Local records of a type (in every zone, or one), in record-name order.
+    public func localRecords(container: String, type: String?, zone: String? = nil) throws(CloudError) -> [LocalRecord] {
+        try guarded {
+            var sql = "SELECT zone_name, record_name, record_type, fields, modified_ms FROM local_records WHERE container=?"
+            var args: [any SQLiteBindable] = [container]
+            if let type { sql += " AND record_type=?"; args.append(type) }
+            if let zone { sql += " AND zone_name=?"; args.append(zone) }
+            sql += " ORDER BY zone_name, record_name"
+            return try connection.query(sql, args) { row in
+                LocalRecord(zoneName: row.string(0), recordName: row.string(1), recordType: row.string(2),
+                            fields: try DeviceStore.decodeFields(row, 3), modified: row.int64(4))
+            }
+        }
+    }
+
+    /// Local record names of a zone, for re-uploading a zone.
+    func localRecordNames(container: String, zone: String) throws -> [String] {
+        try connection.query("SELECT record_name FROM local_records WHERE container=? AND zone_name=?", [container, zone]) { $0.string(0) }
+    }
+
+    /// History transactions after `since`, oldest first, at most `limit`.
+    public func history(container: String, since: Int64 = 0, limit: Int = 1000) throws(CloudError) -> [HistoryTransaction] {
+        try guarded {
+            let txns = try connection.query("""
+                SELECT txn_id, time_ms, device, author FROM history WHERE container=? AND txn_id>? ORDER BY txn_id LIMIT ?
+                """, [container, since, limit]) {
+                HistoryTransaction(id: $0.int64(0), time: $0.int64(1), device: $0.string(2), author: $0.string(3), changes: [])
+            }
+            guard let first = txns.first?.id, let last = txns.last?.id else { return [] }
+            var byID: [Int64: [HistoryChange]] = [:]
+            for (id, change) in try connection.query("""
+                SELECT txn_id, zone_name, record_name, record_type, kind, changed_keys FROM history_changes
+                WHERE txn_id BETWEEN ? AND ? ORDER BY rowid
+                """, [first, last], { row -> (Int64, HistoryChange) in
+                let keys = (try JSONValue.parse(row.string(5)).arrayValue ?? []).compactMap(\.stringValue)
+                return (row.int64(0), HistoryChange(zoneName: row.string(1), recordName: row.string(2), recordType: row.string(3),
+                                                    kind: ChangeKind(rawValue: row.string(4)) ?? .update, changedKeys: keys))
+            }) {
+                byID[id, default: []].append(change)
+            }
+            return txns.map { var t = $0; t.changes = byID[t.id] ?? []; return t }
+        }
+    }
+
+    // MARK: Sync state
+
+    /// A value of the store's sync state (merge policy, last sync time, …).
+    public func syncState(container: String, _ key: String) throws(CloudError) -> String? {
+        try guarded {
+            try connection.queryOne("SELECT value FROM sync_state WHERE container=? AND key=?", [container, key]) { $0.string(0) }
+        }
+    }
+
+    /// Sets (or with nil removes) a sync-state value.
+    public func setSyncState(container: String, _ key: String, _ value: String?) throws(CloudError) {
+        try guarded {
+            if let value {
+                try connection.run("INSERT OR REPLACE INTO sync_state(container, key, value) VALUES (?, ?, ?)", container, key, value)
+            } else {
+                try connection.run("DELETE FROM sync_state WHERE container=? AND key=?", container, key)
+            }
+        }
+    }
+
+    /// True when a record has local changes not yet in the cloud.
+    public func isPending(container: String, zone: String, name: String) throws(CloudError) -> Bool {
+        try guarded { try pendingRow(container: container, zone: zone, name: name) != nil }
+    }
+
+    /// The numbers `store status` shows.
+    public func storeStatus(container: String) throws(CloudError) -> StoreStatusSummary {
+        try guarded {
+            StoreStatusSummary(
+                records: Int(try connection.scalarInt("SELECT count(*) FROM local_records WHERE container=?", [container]) ?? 0),
+                pending: Int(try connection.scalarInt("SELECT count(*) FROM pending WHERE container=?", [container]) ?? 0),
+                lastSync: try connection.queryOne("SELECT value FROM sync_state WHERE container=? AND key='last_sync_ms'",
+                                                  [container]) { Int64($0.string(0)) } ?? nil,
+                hasDatabaseToken: (try connection.scalarInt("SELECT count(*) FROM database_tokens WHERE container=?", [container]) ?? 0) > 0,
+                zoneTokens: Int(try connection.scalarInt("SELECT count(*) FROM zone_tokens WHERE container=?", [container]) ?? 0),
+                conflicts: Int(try connection.scalarInt("SELECT count(*) FROM conflicts WHERE container=?", [container]) ?? 0),
+                unresolvedConflicts: Int(try connection.scalarInt("SELECT count(*) FROM conflicts WHERE container=? AND resolved=0",
+                                                                  [container]) ?? 0))
+        }
+    }
+
+    /// How many records have changes not yet in the cloud.
+    public func pendingCount(container: String) throws(CloudError) -> Int {
+        try guarded { Int(try connection.scalarInt("SELECT count(*) FROM pending WHERE container=?", [container]) ?? 0) }
+    }
+}
+
+/// The numbers of `store status`.
+public struct StoreStatusSummary: Sendable, Hashable {
+    public var records: Int
+    public var pending: Int
+    /// Milliseconds since the epoch of the last successful sync.
+    public var lastSync: Int64?
+    public var hasDatabaseToken: Bool
+    public var zoneTokens: Int
+    public var conflicts: Int
+    public var unresolvedConflicts: Int
+}

@@ -1,0 +1,171 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncSQLite
+
+/// A record with local changes not yet in the cloud.
+public struct PendingRow: Sendable, Hashable {
+    public var zoneName: String
+    public var recordName: String
+    /// The history transaction of the latest local change.
+    public var txnID: Int64
+}
+
+/// A conflict as the conflict log keeps it.
+public struct ConflictEntry: Sendable, Hashable {
+    public var id: Int64
+    public var time: Int64
+    public var zoneName: String
+    public var recordName: String
+    public var policy: String
+    public var resolution: String
+    /// JSON text: the local, cloud and resulting fields.
+    public var detail: String
+    /// False when the conflict could not be resolved and the local change is still waiting.
+    public var resolved: Bool
+}
+
+/// Receives pulled changes inside the device transaction that stores them, so the local
+/// model, the cache and the tokens move together.
+public protocol LocalSink {
+    /// Applies a page before the cache is updated; `ancestors` are the cached versions the page
+    /// replaces.
+    func apply(_ page: CachePage, ancestors: [RecordID: Record], in store: DeviceStore) throws
+    /// A zone went away in the cloud (or its token expired); its cache is being dropped.
+    func zoneDropped(_ zoneID: ZoneID, reason: ZoneDeletionReason?, in store: DeviceStore) throws
+}
+
+extension DeviceStore {
+    /// Runs `body` in one write transaction of the device file.
+    public func transaction<T>(_ body: () throws -> T) throws(CloudError) -> T {
+        try guarded { try connection.transaction(.immediate, body) }
+    }
+
+    /// Pending records after `cursor` in (txn, zone, name) order, at most `limit`.
+    public func pendingBatch(container: String, after cursor: PendingRow?, limit: Int) throws(CloudError) -> [PendingRow] {
+        try guarded {
+            let c = cursor ?? PendingRow(zoneName: "", recordName: "", txnID: -1)
+            return try connection.query("""
+                SELECT zone_name, record_name, txn_id FROM pending
+                WHERE container=? AND (txn_id>? OR (txn_id=? AND (zone_name>? OR (zone_name=? AND record_name>?))))
+                ORDER BY txn_id, zone_name, record_name LIMIT ?
+                """, [container, c.txnID, c.txnID, c.zoneName, c.zoneName, c.recordName, limit]) {
+                PendingRow(zoneName: $0.string(0), recordName: $0.string(1), txnID: $0.int64(2))
+            }
+        }
+    }
+
+    /// The pending row of a record, if it has unpushed changes.
+    public func pendingRow(container: String, zone: String, name: String) throws -> PendingRow? {
+        try connection.queryOne("SELECT txn_id FROM pending WHERE container=? AND zone_name=? AND record_name=?",
+                                [container, zone, name]) { PendingRow(zoneName: zone, recordName: name, txnID: $0.int64(0)) }
+    }
+
+    /// Clears a pending mark if no newer local change came in since `txnID` (nil: always).
+    public func clearPending(container: String, zone: String, name: String, ifTxn txnID: Int64?) throws {
+        if let txnID {
+            try connection.run("DELETE FROM pending WHERE container=? AND zone_name=? AND record_name=? AND txn_id=?",
+                               container, zone, name, txnID)
+        } else {
+            try connection.run("DELETE FROM pending WHERE container=? AND zone_name=? AND record_name=?", container, zone, name)
+        }
+    }
+
+    /// Marks every local record of a zone pending (to re-upload a zone the cloud lost).
+    /// Returns how many records were marked.
+    @discardableResult
+    public func markZonePending(container: String, zone: String, device: String, now: Int64) throws -> Int {
+        let names = try localRecordNames(container: container, zone: zone)
+        guard !names.isEmpty else { return 0 }
+        try connection.run("INSERT INTO history(container, time_ms, device, author) VALUES (?, ?, ?, ?)",
+                           container, now, device, "recovery")
+        let txn = connection.lastInsertRowID
+        let insert = try connection.prepare("INSERT OR REPLACE INTO pending(container, zone_name, record_name, txn_id) VALUES (?, ?, ?, ?)")
+        for name in names { try insert.run([container, zone, name, txn]) }
+        return names.count
+    }
+
+    /// Writes a local record (inside a caller's transaction) and records it in history under
+    /// `author` without marking it pending.
+    public func writeLocalFromSync(_ record: LocalRecord, container: String, device: String, existed: Bool, now: Int64) throws {
+        try writeLocal(record, container: container)
+        _ = try recordHistory(container: container,
+                              changes: [HistoryChange(zoneName: record.zoneName, recordName: record.recordName,
+                                                      recordType: record.recordType, kind: existed ? .update : .insert,
+                                                      changedKeys: record.fields.keys.sorted())],
+                              device: device, author: LocalStoreDefaults.syncAuthor, now: now, markPending: false)
+    }
+
+    /// Deletes a local record (inside a caller's transaction), recorded in history as a sync change.
+    public func deleteLocalFromSync(container: String, zone: String, name: String, type: String, device: String, now: Int64) throws {
+        try connection.run("DELETE FROM local_records WHERE container=? AND zone_name=? AND record_name=?", container, zone, name)
+        guard connection.changes > 0 else { return }
+        _ = try recordHistory(container: container,
+                              changes: [HistoryChange(zoneName: zone, recordName: name, recordType: type, kind: .delete, changedKeys: [])],
+                              device: device, author: LocalStoreDefaults.syncAuthor, now: now, markPending: false)
+    }
+
+    /// Reads a local record inside a caller's transaction.
+    public func localRecordInTransaction(container: String, zone: String, name: String) throws -> LocalRecord? {
+        try loadLocal(container: container, zone: zone, name: name)
+    }
+
+    /// Stores the cloud's version of a record (inside a caller's transaction).
+    public func upsertCache(_ record: Record, _ scope: CacheScope) throws {
+        let system = record.system
+        try connection.run("""
+            INSERT OR REPLACE INTO cached_records(container, scope, zone_name, owner, record_name, record_type,
+                change_tag, fields, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, scope.container, scope.scope.rawValue, record.recordID.zoneID.zoneName, record.recordID.zoneID.ownerRecordName,
+            record.recordID.recordName, record.recordType, system?.changeTag ?? "",
+            RecordJSON.encode(fields: record.fields).serialized(),
+            system?.created.timestamp ?? 0, system?.created.userRecordName ?? "", system?.created.deviceID ?? "",
+            system?.modified.timestamp ?? 0, system?.modified.userRecordName ?? "", system?.modified.deviceID ?? "")
+    }
+
+    /// Forgets the cloud's version of a record (inside a caller's transaction).
+    public func deleteCache(_ id: RecordID, _ scope: CacheScope) throws {
+        try connection.run("""
+            DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
+            """, scope.container, scope.scope.rawValue, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName)
+    }
+
+    /// The cached version inside a caller's transaction.
+    public func cachedRecordInTransaction(_ id: RecordID, _ scope: CacheScope) throws -> Record? {
+        try connection.queryOne("""
+            SELECT record_name, record_type, change_tag, fields, created_ms, created_user, created_device,
+                modified_ms, modified_user, modified_device
+            FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
+            """, [scope.container, scope.scope.rawValue, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName]) {
+            try DeviceStore.decodeCached($0, zoneID: id.zoneID)
+        }
+    }
+
+    /// Appends to the conflict log (inside a caller's transaction).
+    public func logConflict(container: String, zone: String, name: String, policy: String, resolution: String,
+                            detail: JSONValue, resolved: Bool, now: Int64) throws {
+        try connection.run("""
+            INSERT INTO conflicts(container, time_ms, zone_name, record_name, policy, resolution, detail, resolved)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, container, now, zone, name, policy, resolution, detail.serialized(), resolved)
+    }
+
+    /// Marks the unresolved conflicts of a record resolved (after it finally synced).
+    public func settleConflicts(container: String, zone: String, name: String) throws {
+        try connection.run("UPDATE conflicts SET resolved=1 WHERE container=? AND zone_name=? AND record_name=? AND resolved=0",
+                           container, zone, name)
+    }
+
+    /// The conflict log, newest first.
+    public func conflicts(container: String, unresolvedOnly: Bool = false, limit: Int = 100) throws(CloudError) -> [ConflictEntry] {
+        try guarded {
+            try connection.query("""
+                SELECT id, time_ms, zone_name, record_name, policy, resolution, detail, resolved FROM conflicts
+                WHERE container=? AND (?=0 OR resolved=0) ORDER BY id DESC LIMIT ?
+                """, [container, unresolvedOnly, limit]) {
+                ConflictEntry(id: $0.int64(0), time: $0.int64(1), zoneName: $0.string(2), recordName: $0.string(3),
+                              policy: $0.string(4), resolution: $0.string(5), detail: $0.string(6), resolved: $0.bool(7))
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import CloudSyncCore
+
+/// Plugs a local model into the synchronizer, as SyncKit plugs Core Data or Realm: which zone
+/// and record types it syncs, how local fields map to cloud fields and back (the hook for
+/// custom record processing, e.g. encrypting a field), and which BYTES fields must travel
+/// inline instead of as assets (SyncKit's `forceDataTypeInsteadOfAsset`).
+public protocol ModelAdapter: Sendable {
+    /// The zone this model syncs in.
+    var zoneName: String { get }
+    /// Whether this adapter handles records of a type.
+    func handles(recordType: String) -> Bool
+    /// Cloud fields for a local record about to be pushed.
+    func outgoingFields(_ record: LocalRecord) throws(CloudError) -> [String: FieldValue]
+    /// Local fields for a record pulled from the cloud (assets already resolved to BYTES).
+    func incomingFields(_ record: Record) throws(CloudError) -> [String: FieldValue]
+    /// True when a BYTES field must stay inline BYTES however large it is.
+    func forcesData(field: String, recordType: String) -> Bool
+}
+
+/// The adapter of the generic `cloudsync store`: every record type, fields as they are.
+public struct GenericStoreAdapter: ModelAdapter {
+    public var zoneName: String
+    /// Send every BYTES field inline (`--force-data`).
+    public var forceData: Bool
+
+    public init(zoneName: String = LocalStoreDefaults.zoneName, forceData: Bool = false) {
+        self.zoneName = zoneName
+        self.forceData = forceData
+    }
+
+    public func handles(recordType: String) -> Bool { true }
+    public func outgoingFields(_ record: LocalRecord) throws(CloudError) -> [String: FieldValue] { record.fields }
+    public func incomingFields(_ record: Record) throws(CloudError) -> [String: FieldValue] { record.fields }
+    public func forcesData(field: String, recordType: String) -> Bool { forceData }
+}

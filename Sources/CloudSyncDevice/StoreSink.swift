@@ -1,0 +1,65 @@
+import CloudSyncCloud
+import CloudSyncCore
+
+/// Applies pulled pages to the local store inside the device transaction that stores them:
+/// records without local changes take the cloud's version; records with pending local changes
+/// are merged by the merge policy (the cloud version becomes the new base and the merge result
+/// stays pending); zones the cloud lost keep their local records, marked for re-upload.
+final class StoreSink: LocalSink {
+    let synchronizer: Synchronizer
+    var conflicts: [SyncConflict] = []
+    var lostZones: [String] = []
+
+    init(synchronizer: Synchronizer) { self.synchronizer = synchronizer }
+
+    func apply(_ page: CachePage, ancestors: [RecordID: Record], in store: DeviceStore) throws {
+        let s = synchronizer
+        let container = s.container
+        let device = s.request.deviceID
+        let now = s.clock()
+        for record in page.changed where s.adapter.handles(recordType: record.recordType) {
+            let zone = record.recordID.zoneID.zoneName
+            let name = record.recordID.recordName
+            let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)
+            if let pending = try store.pendingRow(container: container, zone: zone, name: name) {
+                if let conflict = try s.resolve(local: existing, ancestor: ancestors[record.recordID], server: record,
+                                                policy: s.options.mergePolicy, pendingTxn: pending.txnID, now: now) {
+                    conflicts.append(conflict)
+                }
+                continue
+            }
+            let resolved = try AssetCoding.resolve(record, known: [:], cloud: s.cloud, request: s.request)
+            let fields = try s.adapter.incomingFields(resolved)
+            if let existing, existing.fields == fields, existing.recordType == record.recordType { continue }
+            let local = LocalRecord(zoneName: zone, recordName: name, recordType: record.recordType, fields: fields,
+                                    modified: record.system?.modified.timestamp ?? now)
+            try store.writeLocalFromSync(local, container: container, device: device, existed: existing != nil, now: now)
+        }
+        for id in page.deleted {
+            let zone = id.zoneID.zoneName
+            guard let existing = try store.localRecordInTransaction(container: container, zone: zone, name: id.recordName),
+                  s.adapter.handles(recordType: existing.recordType) else { continue }
+            if let pending = try store.pendingRow(container: container, zone: zone, name: id.recordName) {
+                conflicts.append(try s.resolveRemoteDeletion(existing, ancestor: ancestors[id], policy: s.options.mergePolicy,
+                                                             pendingTxn: pending.txnID, now: now))
+                continue
+            }
+            try store.deleteLocalFromSync(container: container, zone: zone, name: id.recordName, type: existing.recordType,
+                                          device: device, now: now)
+        }
+    }
+
+    func zoneDropped(_ zoneID: ZoneID, reason: ZoneDeletionReason?, in store: DeviceStore) throws {
+        guard reason != nil else { return }
+        // The cloud lost the zone: keep every local record and upload them again.
+        let marked = try store.markZonePending(container: synchronizer.container, zone: zoneID.zoneName,
+                                               device: synchronizer.request.deviceID, now: synchronizer.clock())
+        if marked > 0 {
+            lostZones.append(zoneID.zoneName)
+            var known = Set((try store.syncState(container: synchronizer.container, "zones_created") ?? "")
+                .split(separator: "\n").map(String.init))
+            known.remove(zoneID.zoneName)
+            try store.setSyncState(container: synchronizer.container, "zones_created", known.sorted().joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncCrypto
+
+/// Options of one sync.
+public struct SyncOptions: Sendable {
+    /// Records per modify call (at most 400).
+    public var batchSize = CloudLimits.maxRecordsPerModify
+    /// Only pull.
+    public var downloadOnly = false
+    public var mergePolicy = MergePolicy.fields
+    /// Records per pulled page.
+    public var pageSize = 2000
+    /// Push passes before giving up on records that keep conflicting.
+    public var maxRounds = 5
+
+    public init() {}
+}
+
+/// The synchronizer, modelled on SyncKit's `CloudKitSynchronizer`: pushes the local store's
+/// pending changes (from persistent history) in batches with the cached change tags, resolves
+/// `serverRecordChanged` by the merge policy, recovers from a lost zone, splits batches on
+/// `limitExceeded`, then pulls with the two-phase fetch and applies what arrived to the local
+/// store in the same transaction as the cache and tokens.
+public final class Synchronizer {
+    public let cloud: any CloudService
+    public let store: DeviceStore
+    /// The private database of the syncing account, as this device.
+    public let request: DatabaseRequest
+    public let adapter: any ModelAdapter
+    public var options: SyncOptions
+    let clock: CloudClock
+
+    public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, adapter: any ModelAdapter,
+                options: SyncOptions = SyncOptions(), clock: @escaping CloudClock = systemClock) {
+        self.cloud = cloud
+        self.store = store
+        self.request = request
+        self.adapter = adapter
+        self.options = options
+        self.clock = clock
+    }
+
+    var container: String { request.container }
+    var scope: CacheScope { CacheScope(container: request.container, scope: request.scope) }
+
+    /// Push, then pull, then push again what the pull merged. A failure leaves the local store
+    /// as it was and every unpushed change pending.
+    public func sync(progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) -> SyncReport {
+        var report = SyncReport()
+        if !options.downloadOnly { try push(&report, progress: progress) }
+        try pull(&report, progress: progress)
+        if !options.downloadOnly, try store.pendingCount(container: container) > report.failures.count {
+            try push(&report, progress: progress)
+        }
+        report.pendingAfter = try store.pendingCount(container: container)
+        try store.setSyncState(container: container, "last_sync_ms", String(clock()))
+        return report
+    }
+
+    // MARK: Push
+
+    /// Pushes every pending change.
+    public func push(_ report: inout SyncReport, progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) {
+        let total = try store.pendingCount(container: container)
+        var done = 0
+        var failedKeys = Set<String>()
+        for _ in 0..<options.maxRounds {
+            var cursor: PendingRow?
+            var needsAnotherRound = false
+            while true {
+                let batch = try store.pendingBatch(container: container, after: cursor, limit: max(1, min(options.batchSize, 400)))
+                guard let last = batch.last else { break }
+                cursor = last
+                let outcome = try pushBatch(batch, report: &report)
+                needsAnotherRound = needsAnotherRound || outcome.retry
+                for key in outcome.failed { failedKeys.insert(key) }
+                done += batch.count
+                progress(.pushing(done: min(done, max(total, done)), total: max(total, done)))
+            }
+            if !needsAnotherRound { break }
+        }
+        // What is still pending and was not reported failed kept conflicting: report it.
+        var cursor: PendingRow?
+        while true {
+            let rest = try store.pendingBatch(container: container, after: cursor, limit: 400)
+            guard let last = rest.last else { break }
+            cursor = last
+            for row in rest {
+                let id = request.zoneID(row.zoneName)
+                let recordID = RecordID(recordName: row.recordName, zoneID: id)
+                if report.failures[recordID] == nil, !failedKeys.contains(row.zoneName + "/" + row.recordName) {
+                    report.failures[recordID] = CloudError(.serverRecordChanged,
+                                                           "record '\(row.recordName)' kept changing in the cloud; it stays pending",
+                                                           recordID: recordID)
+                }
+            }
+        }
+    }
+
+    struct BatchOutcome {
+        var retry = false
+        var failed: [String] = []
+    }
+
+    /// One pending record prepared for the cloud.
+    struct Outgoing {
+        var row: PendingRow
+        var recordID: RecordID
+        var local: LocalRecord?
+        var cached: Record?
+        var record: Record?
+    }
+
+    func pushBatch(_ rows: [PendingRow], report: inout SyncReport) throws(CloudError) -> BatchOutcome {
+        var outcome = BatchOutcome()
+        try ensureZones(Set(rows.map(\.zoneName)), report: &report)
+        // Prepare: local state, cached tag, outgoing cloud record (assets uploaded).
+        var items: [Outgoing] = []
+        var blobs: [[UInt8]] = []
+        for row in rows {
+            let recordID = RecordID(recordName: row.recordName, zoneID: request.zoneID(row.zoneName))
+            let local = try store.localRecord(container: container, zone: row.zoneName, name: row.recordName)
+            let cached = try store.cachedRecord(recordID, scope)
+            var item = Outgoing(row: row, recordID: recordID, local: local, cached: cached, record: nil)
+            if let local, adapter.handles(recordType: local.recordType) {
+                let fields = try AssetCoding.assetize(adapter.outgoingFields(local), recordType: local.recordType,
+                                                      adapter: adapter, collect: &blobs)
+                item.record = Record(recordID: recordID, recordType: local.recordType, fields: fields, system: cached?.system)
+            }
+            items.append(item)
+        }
+        if !blobs.isEmpty {
+            for start in stride(from: 0, to: blobs.count, by: 100) {
+                _ = try cloud.uploadAssets(Array(blobs[start..<min(start + 100, blobs.count)]), in: request)
+            }
+        }
+        let saves = items.compactMap(\.record)
+        let deletes = items.filter { $0.local == nil && $0.cached != nil }.map(\.recordID)
+        let neverUploaded = items.filter { $0.local == nil && $0.cached == nil }
+        let result = saves.isEmpty && deletes.isEmpty ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes)
+        let now = clock()
+        let policy = options.mergePolicy
+        try store.transaction {
+            for item in neverUploaded {
+                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+            }
+            for saved in result.saved {
+                guard let item = items.first(where: { $0.recordID.recordName == saved.recordID.recordName && $0.row.zoneName == saved.recordID.zoneID.zoneName }) else { continue }
+                try store.upsertCache(saved, scope)
+                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+                try store.settleConflicts(container: container, zone: item.row.zoneName, name: item.row.recordName)
+                report.savedRecords += 1
+            }
+            for id in result.deleted {
+                guard let item = items.first(where: { $0.recordID == id }) else { continue }
+                try store.deleteCache(id, scope)
+                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+                report.deletedRecords += 1
+            }
+            for (id, error) in result.errors {
+                guard let item = items.first(where: { $0.recordID.recordName == id.recordName && $0.row.zoneName == id.zoneID.zoneName }) else { continue }
+                switch error.code {
+                case .serverRecordChanged:
+                    guard let server = error.serverRecord else {
+                        report.failures[id] = error
+                        outcome.failed.append(item.row.zoneName + "/" + item.row.recordName)
+                        continue
+                    }
+                    let conflict = try resolve(local: item.local, ancestor: item.cached, server: server, policy: policy,
+                                               pendingTxn: item.row.txnID, now: now)
+                    if let conflict { report.conflicts.append(conflict) }
+                    outcome.retry = true
+                case .unknownItem where item.local != nil:
+                    // The record was deleted in the cloud while edited here.
+                    let conflict = try resolveRemoteDeletion(item.local!, ancestor: item.cached, policy: policy,
+                                                             pendingTxn: item.row.txnID, now: now)
+                    report.conflicts.append(conflict)
+                    outcome.retry = true
+                case .unknownItem:
+                    try store.deleteCache(id, scope)
+                    try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+                case .zoneNotFound, .userDeletedZone:
+                    outcome.retry = true
+                case .batchRequestFailed:
+                    outcome.retry = true
+                default:
+                    report.failures[id] = error
+                    outcome.failed.append(item.row.zoneName + "/" + item.row.recordName)
+                    try store.logConflict(container: container, zone: item.row.zoneName, name: item.row.recordName,
+                                          policy: policy.rawValue, resolution: "not pushed: \(error.reason)",
+                                          detail: .object([("error", .string(error.code.rawValue))]), resolved: false, now: now)
+                }
+            }
+        }
+        // Zones the cloud lost: re-create them and re-upload everything they held.
+        let lostZones = Set(result.errors.filter { $0.value.code == .zoneNotFound || $0.value.code == .userDeletedZone }
+            .map(\.key.zoneID.zoneName))
+        for zone in lostZones.sorted() {
+            try recreateZone(zone, report: &report)
+        }
+        return outcome
+    }
+
+    /// A modify call that splits itself in halves on `limitExceeded` until it fits.
+    func modifySplitting(saves: [Record], deletes: [RecordID]) throws(CloudError) -> ModifyResult {
+        do {
+            return try cloud.modifyRecords(ModifyRequest(saves: saves, deletes: deletes, policy: .ifServerRecordUnchanged), in: request)
+        } catch where error.code == .limitExceeded && saves.count + deletes.count > 1 {
+            let half = (saves.count + deletes.count) / 2
+            let firstSaves = Array(saves.prefix(half))
+            let firstDeletes = Array(deletes.prefix(max(0, half - saves.count)))
+            let first = try modifySplitting(saves: firstSaves, deletes: firstDeletes)
+            let second = try modifySplitting(saves: Array(saves.dropFirst(firstSaves.count)),
+                                             deletes: Array(deletes.dropFirst(firstDeletes.count)))
+            return ModifyResult(saved: first.saved + second.saved, deleted: first.deleted + second.deleted,
+                                errors: first.errors.merging(second.errors) { a, _ in a })
+        }
+    }
+
+    // MARK: Zones
+
+    /// Creates the zones pending records live in, once: the device remembers what it created
+    /// (seed 001: do not re-issue these requests on every run).
+    func ensureZones(_ zones: Set<String>, report: inout SyncReport) throws(CloudError) {
+        var known = Set((try store.syncState(container: container, "zones_created") ?? "").split(separator: "\n").map(String.init))
+        let missing = zones.subtracting(known).sorted()
+        guard !missing.isEmpty else { return }
+        _ = try cloud.saveZones(missing.map { ZoneSpec(name: $0, atomic: false) }, in: request)
+        known.formUnion(missing)
+        try store.setSyncState(container: container, "zones_created", known.sorted().joined(separator: "\n"))
+    }
+
+    /// Re-creates a zone the cloud lost and marks every local record of it pending.
+    func recreateZone(_ zone: String, report: inout SyncReport) throws(CloudError) {
+        _ = try cloud.saveZones([ZoneSpec(name: zone, atomic: false)], in: request)
+        let zoneID = request.zoneID(zone)
+        let device = request.deviceID
+        let now = clock()
+        try store.dropZone(zoneID, scope)
+        try store.transaction { _ = try store.markZonePending(container: container, zone: zone, device: device, now: now) }
+        if !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
+    }
+
+    // MARK: Conflicts
+
+    /// Resolves a record changed on both sides: merges in cloud form, writes the merged local
+    /// record, caches the cloud version as the new base. Runs inside a device transaction.
+    func resolve(local: LocalRecord?, ancestor: Record?, server: Record, policy: MergePolicy, pendingTxn: Int64,
+                 now: Int64) throws -> SyncConflict? {
+        var localBlobs: [String: [UInt8]] = [:]
+        let localCloud = try local.map { try AssetCoding.assetizeForComparison(adapter.outgoingFields($0), recordType: $0.recordType,
+                                                                               adapter: adapter, blobs: &localBlobs) }
+        let outcome = RecordMerger.merge(local: MergeSide(fields: localCloud, modified: local?.modified ?? now),
+                                         server: MergeSide(fields: server.fields, modified: server.system?.modified.timestamp ?? 0),
+                                         ancestor: ancestor?.fields, policy: policy)
+        try store.upsertCache(server, scope)
+        let zone = server.recordID.zoneID.zoneName
+        let name = server.recordID.recordName
+        if let merged = outcome.fields {
+            var mergedRecord = server
+            mergedRecord.fields = merged
+            let localFields = try adapter.incomingFields(try AssetCoding.resolve(mergedRecord, known: localBlobs, cloud: cloud, request: request))
+            let record = LocalRecord(zoneName: zone, recordName: name, recordType: local?.recordType ?? server.recordType,
+                                     fields: localFields, modified: now)
+            try store.writeLocalFromSync(record, container: container, device: request.deviceID, existed: local != nil, now: now)
+        } else {
+            try store.deleteLocalFromSync(container: container, zone: zone, name: name, type: server.recordType,
+                                          device: request.deviceID, now: now)
+        }
+        let settled = outcome.fields == server.fields
+        if settled { try store.clearPending(container: container, zone: zone, name: name, ifTxn: nil) }
+        let localChanged = localCloud != (ancestor?.fields)
+        let serverChanged = server.fields != (ancestor?.fields ?? [:])
+        guard localChanged && serverChanged && localCloud != server.fields else { return nil }
+        let conflict = SyncConflict(zoneName: zone, recordName: name, policy: policy, resolution: outcome.resolution,
+                                    contestedKeys: outcome.contestedKeys)
+        try store.logConflict(container: container, zone: zone, name: name, policy: policy.rawValue, resolution: outcome.resolution,
+                              detail: .object([("local", localCloud.map(RecordJSON.encode(fields:)) ?? .null),
+                                               ("cloud", RecordJSON.encode(fields: server.fields)),
+                                               ("result", outcome.fields.map(RecordJSON.encode(fields:)) ?? .null),
+                                               ("contested", .array(outcome.contestedKeys.map { .string($0) }))]),
+                              resolved: true, now: now)
+        _ = pendingTxn
+        return conflict
+    }
+
+    /// A record edited here was deleted in the cloud.
+    func resolveRemoteDeletion(_ local: LocalRecord, ancestor: Record?, policy: MergePolicy, pendingTxn: Int64,
+                               now: Int64) throws -> SyncConflict {
+        let recordID = RecordID(recordName: local.recordName, zoneID: request.zoneID(local.zoneName))
+        let outcome = RecordMerger.merge(local: MergeSide(fields: local.fields, modified: local.modified),
+                                         server: MergeSide(fields: nil, modified: 0), ancestor: ancestor?.fields, policy: policy)
+        try store.deleteCache(recordID, scope)
+        if outcome.fields == nil {
+            try store.deleteLocalFromSync(container: container, zone: local.zoneName, name: local.recordName,
+                                          type: local.recordType, device: request.deviceID, now: now)
+            try store.clearPending(container: container, zone: local.zoneName, name: local.recordName, ifTxn: nil)
+        }
+        try store.logConflict(container: container, zone: local.zoneName, name: local.recordName, policy: policy.rawValue,
+                              resolution: outcome.resolution,
+                              detail: .object([("local", RecordJSON.encode(fields: local.fields)), ("cloud", .null)]),
+                              resolved: true, now: now)
+        _ = pendingTxn
+        return SyncConflict(zoneName: local.zoneName, recordName: local.recordName, policy: policy,
+                            resolution: outcome.resolution, contestedKeys: [])
+    }
+
+    // MARK: Pull
+
+    /// Pulls what changed and applies it to the local store.
+    public func pull(_ report: inout SyncReport, progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) {
+        let sink = StoreSink(synchronizer: self)
+        var fetcher = ChangeFetcher(cloud: cloud, store: store, request: request, pageSize: options.pageSize, clock: clock)
+        fetcher.sink = sink
+        var pulled = 0
+        let summary = try fetcher.fetch { event in
+            if case .pageApplied(_, let changed, let deleted, _) = event {
+                pulled += changed + deleted
+                progress(.pulling(records: pulled))
+            }
+        }
+        report.pulledChanges += summary.changedRecords
+        report.pulledDeletions += summary.deletedRecords
+        report.conflicts += sink.conflicts
+        for zone in sink.lostZones where !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
+    }
+}

@@ -1,0 +1,51 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `store config`: the store's sync settings.
+enum StoreConfig {
+    static let mergePolicyKey = "merge_policy"
+    static let forceDataKey = "force_data"
+
+    static let spec = CommandSpec(
+        name: "config", abstract: "Show or set the store's sync settings.",
+        discussion: """
+            Keys: merge-policy (fields, server, client, newest) and force-data (on: BYTES fields \
+            travel inline instead of as assets; a record over 1 MB then fails to sync). Without a \
+            value, shows the setting; without a key, shows all.
+            """,
+        arguments: [ArgumentSpec("key", help: "merge-policy or force-data.", optional: true,
+                                 completion: .values(["merge-policy", "force-data"])),
+                    ArgumentSpec("value", help: "The new value.", optional: true)],
+        examples: [Example("cloudsync store config merge-policy server", "Let the cloud win conflicts.")],
+        run: { context, arguments in
+            let store = try context.deviceStore()
+            let container = StoreCommand.container(context)
+            let policy = try store.syncState(container: container, mergePolicyKey) ?? MergePolicy.fields.rawValue
+            let forceData = try store.syncState(container: container, forceDataKey) ?? "off"
+            guard let key = arguments.argument("key") else {
+                if context.output.isJSON {
+                    context.output.json(.object([("merge-policy", .string(policy)), ("force-data", .string(forceData))]))
+                } else {
+                    context.output.line("merge-policy = \(policy)")
+                    context.output.line("force-data = \(forceData)")
+                }
+                return
+            }
+            guard let value = arguments.argument("value") else {
+                context.output.line(key == "merge-policy" ? policy : forceData)
+                return
+            }
+            switch key {
+            case "merge-policy":
+                guard let parsed = MergePolicy(rawValue: value.lowercased()) else {
+                    throw CLIError.usage("unknown merge policy '\(value)'; use fields, server, client or newest")
+                }
+                try store.setSyncState(container: container, mergePolicyKey, parsed.rawValue)
+            default:
+                guard value == "on" || value == "off" else { throw CLIError.usage("force-data is on or off, got '\(value)'") }
+                try store.setSyncState(container: container, forceDataKey, value)
+            }
+            context.output.info("\(key) = \(value.lowercased())")
+        })
+}

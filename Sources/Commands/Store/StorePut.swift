@@ -1,0 +1,74 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `store put` and `store delete`: local writes, recorded in history and marked pending.
+enum StorePut {
+    static let spec = CommandSpec(
+        name: "put", abstract: "Create or update a record in the local store (offline).",
+        discussion: """
+            Sets the given fields (name=value or name:TYPE=value, as 'record save') and keeps the \
+            others; --unset removes fields. A field keeps its type; a record keeps its type.
+            """,
+        options: [
+            OptionSpec("field", short: "f", value: "NAME[:TYPE]=VALUE", help: "A field to set (repeatable).", repeatable: true),
+            OptionSpec("unset", value: "NAME", help: "A field to remove (repeatable).", repeatable: true),
+            StoreCommand.zoneOption,
+        ],
+        arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
+                    ArgumentSpec("name", help: "Record name (default: a new random name).", optional: true,
+                                 completion: .recordName)],
+        examples: [Example("cloudsync store put Note n1 --field title=Hi --field n:INT64=2", "Create or update n1.")],
+        run: { context, arguments in
+            guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
+            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
+            let name = arguments.argument("name") ?? randomName()
+            var fields: [String: FieldValue] = [:]
+            let placeholder = ZoneID(zoneName: zone, ownerRecordName: ZoneID.currentUserOwner)
+            for argument in arguments.values("field") {
+                let (key, value) = try FieldArgument.parse(argument, defaultZone: placeholder)
+                fields[key] = value
+            }
+            let store = try context.deviceStore()
+            let (record, txn) = try store.put(container: StoreCommand.container(context), zone: zone, name: name, type: type,
+                                              fields: fields, unset: arguments.values("unset"),
+                                              device: context.settings.device, now: StoreCommand.now())
+            if context.output.isJSON {
+                var json = StoreCommand.json(record, pending: true)
+                if case .object(var pairs) = json { pairs.append(("transaction", .int(txn.id))); json = .object(pairs) }
+                context.output.json(json)
+            } else {
+                context.output.line("\(txn.changes.first?.kind == .insert ? "created" : "updated") \(name) (\(type)) in \(zone), transaction \(txn.id)")
+            }
+        })
+
+    static let delete = CommandSpec(
+        name: "delete", abstract: "Delete a record from the local store (offline).",
+        options: [StoreCommand.zoneOption],
+        arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        run: { context, arguments in
+            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
+            let store = try context.deviceStore()
+            var missing: [String] = []
+            var deleted: [JSONValue] = []
+            for name in arguments.arguments("name") {
+                if let txn = try store.deleteLocal(container: StoreCommand.container(context), zone: zone, name: name,
+                                                   device: context.settings.device, now: StoreCommand.now()) {
+                    deleted.append(.object([("recordName", .string(name)), ("transaction", .int(txn.id))]))
+                    if !context.output.isJSON { context.output.line("deleted \(name), transaction \(txn.id)") }
+                } else {
+                    missing.append(name)
+                }
+            }
+            if context.output.isJSON { context.output.json(.object([("deleted", .array(deleted))])) }
+            if !missing.isEmpty {
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+            }
+        })
+
+    static func randomName() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &rng), radix: 16) }
+            .map { $0.count == 1 ? "0" + $0 : $0 }.joined().uppercased()
+    }
+}

@@ -1,0 +1,71 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `store get` and `store query`: reads of the local store (offline).
+enum StoreRead {
+    static let get = CommandSpec(
+        name: "get", abstract: "Show records of the local store.",
+        options: [StoreCommand.zoneOption],
+        arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        run: { context, arguments in
+            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
+            let store = try context.deviceStore()
+            let container = StoreCommand.container(context)
+            var found: [JSONValue] = []
+            var missing: [String] = []
+            for name in arguments.arguments("name") {
+                guard let record = try store.localRecord(container: container, zone: zone, name: name) else {
+                    missing.append(name)
+                    continue
+                }
+                let pending = try store.isPending(container: container, zone: zone, name: name)
+                if context.output.isJSON {
+                    found.append(StoreCommand.json(record, pending: pending))
+                } else {
+                    if !found.isEmpty { context.output.line("") }
+                    RecordFormatting.block(StoreCommand.asRecord(record)).forEach(context.output.line)
+                    context.output.line(pending ? "state:      pending (not yet in the cloud)" : "state:      in sync")
+                    found.append(.null)
+                }
+            }
+            if context.output.isJSON, !found.isEmpty {
+                context.output.json(found.count == 1 ? found[0] : .object([("records", .array(found))]))
+            }
+            if !missing.isEmpty {
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+            }
+        })
+
+    static let query = CommandSpec(
+        name: "query", abstract: "Query the local store with a predicate (offline).",
+        options: [
+            OptionSpec("where", value: "PREDICATE", help: "Filter (default TRUEPREDICATE)."),
+            OptionSpec("arg", value: "VALUE", help: "Value for the next %@ (repeatable).", repeatable: true),
+            OptionSpec("sort", value: "[-]FIELD,…", help: "Sort by fields; - for descending."),
+            OptionSpec("limit", value: "N", help: "At most N records."),
+            OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
+        ],
+        arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
+        run: { context, arguments in
+            guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
+            let predicate = try PredicateParser.parse(arguments.value("where") ?? "TRUEPREDICATE", arguments: arguments.values("arg"))
+            let sort = try arguments.value("sort").map { text throws(CloudError) in try SortDescriptor.parseList(text) } ?? []
+            var limit = Int.max
+            if let text = arguments.value("limit") {
+                guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
+                limit = n
+            }
+            let store = try context.deviceStore()
+            let records = try store.localRecords(container: StoreCommand.container(context), type: type, zone: arguments.value("zone"))
+                .map(StoreCommand.asRecord).filter { predicate.evaluate($0) }
+            let sorted = Array(sort.apply(to: records).prefix(limit))
+            if context.output.isJSON {
+                context.output.json(.object([("records", .array(sorted.map(RecordJSON.encode)))]))
+            } else {
+                context.output.table(["NAME", "ZONE", "FIELDS"], sorted.map {
+                    [$0.recordID.recordName, $0.recordID.zoneID.zoneName, RecordFormatting.fieldSummary($0)]
+                })
+            }
+        })
+}

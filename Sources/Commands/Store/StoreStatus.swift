@@ -1,0 +1,60 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `store status` and `store conflicts`.
+enum StoreStatus {
+    static let spec = CommandSpec(
+        name: "status", abstract: "Pending changes, last sync, tokens and conflicts (offline).",
+        run: { context, _ in
+            let store = try context.deviceStore()
+            let container = StoreCommand.container(context)
+            let status = try store.storeStatus(container: container)
+            let policy = try store.syncState(container: container, StoreConfig.mergePolicyKey) ?? MergePolicy.fields.rawValue
+            if context.output.isJSON {
+                context.output.json(.object([
+                    ("records", .int(Int64(status.records))), ("pending", .int(Int64(status.pending))),
+                    ("lastSync", status.lastSync.map { .int($0) } ?? .null),
+                    ("databaseToken", .bool(status.hasDatabaseToken)), ("zoneTokens", .int(Int64(status.zoneTokens))),
+                    ("mergePolicy", .string(policy)), ("conflicts", .int(Int64(status.conflicts))),
+                    ("unresolvedConflicts", .int(Int64(status.unresolvedConflicts))),
+                ]))
+                return
+            }
+            let out = context.output
+            out.line("records:              \(status.records)")
+            out.line("pending changes:      \(status.pending)")
+            out.line("last successful sync: \(status.lastSync.map { ISO8601.format(milliseconds: $0) } ?? "never")")
+            out.line("database token:       \(status.hasDatabaseToken ? "stored" : "none")")
+            out.line("zone tokens:          \(status.zoneTokens)")
+            out.line("merge policy:         \(policy)")
+            out.line("conflicts:            \(status.conflicts) logged, \(status.unresolvedConflicts) unresolved")
+        })
+
+    static let conflicts = CommandSpec(
+        name: "conflicts", abstract: "Show the conflict log: every conflict and how it was resolved.",
+        options: [OptionSpec("unresolved", help: "Only conflicts still waiting."),
+                  OptionSpec("limit", value: "N", help: "At most N entries (default 50).")],
+        run: { context, arguments in
+            var limit = 50
+            if let text = arguments.value("limit") {
+                guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
+                limit = n
+            }
+            let entries = try context.deviceStore().conflicts(container: StoreCommand.container(context),
+                                                              unresolvedOnly: arguments.flag("unresolved"), limit: limit)
+            if context.output.isJSON {
+                context.output.json(.object([("conflicts", .array(entries.map { entry in
+                    .object([("id", .int(entry.id)), ("time", .int(entry.time)), ("zoneName", .string(entry.zoneName)),
+                             ("recordName", .string(entry.recordName)), ("policy", .string(entry.policy)),
+                             ("resolution", .string(entry.resolution)), ("resolved", .bool(entry.resolved)),
+                             ("detail", (try? JSONValue.parse(entry.detail)) ?? .null)])
+                }))]))
+                return
+            }
+            if entries.isEmpty { context.output.line("No conflicts."); return }
+            for entry in entries {
+                context.output.line("\(entry.id)  \(ISO8601.format(milliseconds: entry.time))  \(entry.zoneName)/\(entry.recordName)  [\(entry.policy)] \(entry.resolution)\(entry.resolved ? "" : " (unresolved)")")
+            }
+        })
+}
