@@ -12,6 +12,7 @@ public final class CommandContext: @unchecked Sendable {
     public let environment: [String: String]
     private let lock = Lock(recursive: true)
     private var interactive: Bool
+    private var runningDispatcher: Dispatcher?
     private var cache: [String: Any] = [:]
 
     /// A context; the dispatcher builds one per invocation, tests may build their own.
@@ -27,6 +28,13 @@ public final class CommandContext: @unchecked Sendable {
     public var isInteractive: Bool {
         get { lock.withLock { interactive } }
         set { lock.withLock { interactive = newValue } }
+    }
+
+    /// The dispatcher running this command, nil when a test builds the context by hand. The
+    /// REPL, completion and documentation generators read the command table and version from it.
+    public var dispatcher: Dispatcher? {
+        get { lock.withLock { runningDispatcher } }
+        set { lock.withLock { runningDispatcher = newValue } }
     }
 
     /// The value stored under `key` for this invocation, made by `make` on first use. `make`

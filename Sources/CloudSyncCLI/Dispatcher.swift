@@ -76,8 +76,7 @@ public struct Dispatcher: Sendable {
         $CLOUDSYNC_EXEC_PATH, then $PATH, with the resolved context exported as CLOUDSYNC_* \
         variables.
 
-        Exit status: 0 ok, 1 failed, 3 not found, 4 conflict, 64 usage, 65 bad input, \
-        69 cloud unavailable, 70 internal error, 75 try again later, 77 permission denied.
+        Without a command, on a terminal, cloudsync opens its REPL (see 'cloudsync help repl').
         """
 
     static let examples = [

@@ -1,6 +1,8 @@
 /// Renders help pages from the command table: NAME, USAGE, DESCRIPTION, SUBCOMMANDS (COMMANDS
-/// at the top, in table order), ARGUMENTS, OPTIONS, GLOBAL OPTIONS (at the top), EXAMPLES and a pointer to
-/// more help, wrapped to `width` columns. It reads only data, never `run` closures.
+/// at the top, in table order), ARGUMENTS, OPTIONS, GLOBAL OPTIONS (at the top), EXAMPLES, at
+/// the top EXIT STATUS, ENVIRONMENT and FILES (from `ManualFacts`), and a pointer to more help,
+/// wrapped to `width` columns. It reads only data, never `run` closures. The man pages
+/// (`ManPageRenderer`) show the same texts.
 public struct HelpRenderer: Sendable {
     /// The column limit.
     public var width: Int
@@ -43,7 +45,7 @@ public struct HelpRenderer: Sendable {
                 TextWrapper.twoColumns(subcommands.map { ($0.name, $0.abstract) }, column: descriptionColumn,
                                        width: width))
 
-        section("ARGUMENTS", TextWrapper.twoColumns(spec.arguments.map { (UsageFormatter.argumentWord($0), argumentHelp($0)) },
+        section("ARGUMENTS", TextWrapper.twoColumns(spec.arguments.map { (UsageFormatter.argumentWord($0), Self.argumentHelp($0)) },
                                                     column: descriptionColumn, width: width))
 
         section(isRoot ? "GLOBAL OPTIONS" : "OPTIONS", optionRows(spec.visibleOptions))
@@ -56,6 +58,15 @@ public struct HelpRenderer: Sendable {
                 body += TextWrapper.wrap(example.explanation, width: width, indent: 6)
             }
             section("EXAMPLES", body)
+        }
+
+        if isRoot {
+            // The program-wide facts, as the man pages show them (ManualFacts).
+            for (title, entries) in [("EXIT STATUS", ManualFacts.exitStatuses), ("ENVIRONMENT", ManualFacts.environment),
+                                     ("FILES", ManualFacts.files)] {
+                section(title, TextWrapper.twoColumns(entries.map { ($0.term, $0.text) }, column: descriptionColumn,
+                                                      width: width))
+            }
         }
 
         lines.append("")
@@ -79,17 +90,24 @@ public struct HelpRenderer: Sendable {
             var label = option.short.map { "-\($0), " } ?? (anyShort ? "    " : "")
             label += option.flagName
             if let value = option.valueName { label += " <\(value)>" }
-            var help = option.help
-            if case .values(let allowed) = option.completion {
-                help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
-            }
-            if option.repeatable { help += (help.isEmpty ? "" : " ") + "Can be repeated." }
-            return (label, help)
+            return (label, Self.optionHelp(option))
         }
         return TextWrapper.twoColumns(rows, column: descriptionColumn, width: width)
     }
 
-    private func argumentHelp(_ argument: ArgumentSpec) -> String {
+    /// The help text of an option as help and man pages show it: its sentence, the allowed
+    /// values and whether it repeats.
+    static func optionHelp(_ option: OptionSpec) -> String {
+        var help = option.help
+        if case .values(let allowed) = option.completion {
+            help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
+        }
+        if option.repeatable { help += (help.isEmpty ? "" : " ") + "Can be repeated." }
+        return help
+    }
+
+    /// The help text of a positional argument as help and man pages show it.
+    static func argumentHelp(_ argument: ArgumentSpec) -> String {
         var help = argument.help
         if case .values(let allowed) = argument.completion {
             help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."

@@ -71,6 +71,7 @@ struct Invocation {
         output.configure(settings)
         let context = CommandContext(settings: settings, output: output, environment: environment,
                                      isInteractive: isInteractive)
+        context.dispatcher = dispatcher
         do {
             try body(context, arguments)
             return ExitCode.ok.rawValue

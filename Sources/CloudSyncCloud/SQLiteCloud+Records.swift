@@ -166,7 +166,12 @@ extension SQLiteCloud {
                     seq: inout Int64, countDelta: inout Int, request: DatabaseRequest) throws -> Record {
         try NameRules.validateRecordName(record.recordID.recordName)
         try NameRules.validateIdentifier(record.recordType, kind: "record type")
-        for name in record.fields.keys { try NameRules.validateIdentifier(name, kind: "field name") }
+        for (name, value) in record.fields {
+            try NameRules.validateIdentifier(name, kind: "field name")
+            guard value.isFinite else {
+                throw CloudError(.invalidArguments, "field '\(name)' holds an infinite or NaN number, which a record cannot store")
+            }
+        }
         let existing = try loadRecord(record.recordID.recordName, zone: zone, dbID: dbID, request: request)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
         var fields = record.fields

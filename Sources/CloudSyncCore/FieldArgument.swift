@@ -69,7 +69,9 @@ public enum FieldArgument {
             guard let v = Int64(text) else { throw bad("an INT64 (a whole number from -2^63 to 2^63-1)") }
             return .int64(v)
         case .double:
-            guard let v = Double(text), v.isFinite else { throw bad("a finite DOUBLE") }
+            guard text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), let v = Double(text), v.isFinite else {
+                throw bad("a finite decimal DOUBLE")
+            }
             return .double(v)
         case .timestamp:
             if text.hasPrefix("@"), let seconds = Int64(text.dropFirst()) {
@@ -96,7 +98,9 @@ public enum FieldArgument {
             }
             var zone = defaultZone
             if let at = rest.firstIndex(of: "@") {
-                zone = ZoneID(zoneName: String(rest[rest.index(after: at)...]), ownerRecordName: defaultZone.ownerRecordName)
+                let zoneName = String(rest[rest.index(after: at)...])
+                try NameRules.validateZoneName(zoneName)
+                zone = ZoneID(zoneName: zoneName, ownerRecordName: defaultZone.ownerRecordName)
                 rest = rest[..<at]
             }
             try NameRules.validateRecordName(String(rest))

@@ -119,6 +119,17 @@ public indirect enum FieldValue: Sendable, Hashable {
         }
     }
 
+    /// False for a DOUBLE (or a list holding one) that is infinite or NaN: JSON cannot carry
+    /// those, so the cloud refuses them.
+    public var isFinite: Bool {
+        switch self {
+        case .double(let d): d.isFinite
+        case .location(let l): l.latitude.isFinite && l.longitude.isFinite
+        case .list(_, let items): items.allSatisfy(\.isFinite)
+        default: true
+        }
+    }
+
     /// A size estimate in bytes, used for CloudKit's 1 MB record limit.
     public var estimatedSize: Int {
         switch self {

@@ -52,8 +52,7 @@ public enum NameRules {
     /// Maximum length of a zone name, record type or field name.
     public static let maxIdentifierLength = 255
 
-    /// Checks a record name: 1-255 UTF-8 bytes, printable ASCII, and it must not start with `_`
-    /// unless it is a system name.
+    /// Checks a record name: 1-255 bytes of printable ASCII without spaces.
     public static func validateRecordName(_ name: String) throws(CloudError) {
         guard !name.isEmpty, name.utf8.count <= maxRecordNameLength else {
             throw CloudError(.invalidArguments, "record name must be 1 to \(maxRecordNameLength) bytes, got \(name.utf8.count)")

@@ -205,6 +205,7 @@ struct JSONByteParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let i = Int64(text) { return .int(i) }
         guard let d = Double(text) else { throw error("invalid number") }
+        guard d.isFinite else { throw error("number out of range") }
         return .double(d)
     }
 

@@ -77,3 +77,18 @@ struct FieldArgumentTests {
         #expect(error?.reason.contains(fragment) == true, "\(error?.reason ?? "no error")")
     }
 }
+
+@Suite("FieldArgument: strict values")
+struct FieldArgumentStrictTests {
+    let zone = ZoneID(zoneName: "Z", ownerRecordName: "_o")
+
+    @Test func hexFloatsAreNotDoubles() {
+        #expect(throws: CloudError.self) { _ = try FieldArgument.parse("d:DOUBLE=0x1p3", defaultZone: zone) }
+        #expect(throws: CloudError.self) { _ = try FieldArgument.parse("d:DOUBLE=nan", defaultZone: zone) }
+    }
+
+    @Test func referenceZoneNamesAreValidated() {
+        #expect(throws: CloudError.self) { _ = try FieldArgument.parse("r:REFERENCE=p@", defaultZone: zone) }
+        #expect(throws: CloudError.self) { _ = try FieldArgument.parse("r:REFERENCE=p@bad zone", defaultZone: zone) }
+    }
+}

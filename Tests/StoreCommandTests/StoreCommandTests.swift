@@ -1,1 +1,173 @@
+import CloudSyncCore
 import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("cloudsync store (end to end)")
+struct StoreCommandTests {
+    let home = TemporaryDirectory("store-e2e")
+    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+
+    func records(_ device: String) throws -> [String: JSONValue] {
+        let json = try cli.run(["store", "query", "Note", "--json"], device: device).json()
+        var out: [String: JSONValue] = [:]
+        for record in json["records"]?.arrayValue ?? [] {
+            out[record["recordName"]?.stringValue ?? ""] = record["fields"]
+        }
+        return out
+    }
+
+    @Test func localCommandsWorkOfflineAndRecordHistory() throws {
+        // An unreachable cloud proves put/get/query/delete/history/status never touch it.
+        let offline = BinaryRunner(home: home.path, extra: ["CLOUDSYNC_CLOUD": "postgres://nowhere/db"])
+        #expect(offline.run(["store", "put", "Note", "n1", "--field", "title=Hi", "--field", "n:INT64=1"]).status == 0)
+        #expect(offline.run(["store", "put", "Note", "n1", "--field", "n:INT64=2", "--unset", "title"]).status == 0)
+        #expect(offline.run(["store", "put", "Note", "n2", "--field", "n:INT64=5"]).status == 0)
+        let got = try offline.run(["store", "get", "n1", "--json"]).json()
+        #expect(got["fields"]?["n"]?["value"] == .int(2))
+        #expect(got["fields"]?["title"] == nil)
+        #expect(got["pending"] == .bool(true))
+        let query = try offline.run(["store", "query", "Note", "--where", "n > %@", "--arg", "1", "--sort", "-n", "--json"]).json()
+        #expect(query["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } == ["n2", "n1"])
+        #expect(offline.run(["store", "delete", "n2"]).status == 0)
+        #expect(offline.run(["store", "delete", "n2"]).status == 3)
+        #expect(offline.run(["store", "get", "n2"]).status == 3)
+        let history = try offline.run(["store", "history", "--json"]).ndjson()
+        #expect(history.map { $0["changes"]?.arrayValue?.first?["kind"]?.stringValue } == ["insert", "update", "insert", "delete"])
+        #expect(history[1]["changes"]?.arrayValue?.first?["changedKeys"] == .array([.string("n"), .string("title")]))
+        #expect(try offline.run(["store", "history", "--since", "3", "--json"]).ndjson().count == 1)
+        let status = try offline.run(["store", "status", "--json"]).json()
+        #expect(status["pending"] == .int(2))
+        #expect(status["lastSync"] == .null)
+        #expect(offline.run(["store", "sync"]).status == 69, "syncing needs the cloud")
+    }
+
+    @Test func badInputGetsOneLineErrors() throws {
+        #expect(cli.run(["store", "put", "Note", "n1", "--field", "n:INT64=1"]).status == 0)
+        let wrongType = cli.run(["store", "put", "Note", "n1", "--field", "n=text"])
+        #expect(wrongType.status == 65)
+        #expect(wrongType.stderr.contains("INT64"))
+        #expect(cli.run(["store", "put", "Task", "n1"]).status == 65, "a record keeps its type")
+        #expect(cli.run(["store", "config", "merge-policy", "coinflip"]).status == 64)
+        #expect(cli.run(["store", "sync", "--batch-size", "401"]).status == 64)
+        #expect(cli.run(["store", "get", "nope"]).status == 3)
+        home.makeDirectory("devices/alice")
+        home.write("devices/alice/broken.sqlite", String(repeating: "junk", count: 2000))
+        let corrupt = cli.run(["store", "status"], device: "broken")
+        #expect(corrupt.status == 69)
+        #expect(corrupt.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func twoDevicesSyncWithAConflictReported() throws {
+        #expect(cli.run(["store", "put", "Note", "n1", "--field", "title=one", "--field", "body=b"], device: "laptop").status == 0)
+        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
+        #expect(cli.run(["store", "sync"], device: "phone").status == 0)
+        #expect(cli.run(["store", "put", "Note", "n1", "--field", "title=laptop"], device: "laptop").status == 0)
+        #expect(cli.run(["store", "put", "Note", "n1", "--field", "body=phone"], device: "phone").status == 0)
+        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
+        let report = try cli.run(["store", "sync", "--json"], device: "phone").json()
+        #expect(report["conflicts"]?.arrayValue?.count == 1)
+        #expect(report["conflicts"]?.arrayValue?.first?["policy"]?.stringValue == "fields")
+        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
+        let laptop = try records("laptop"), phone = try records("phone")
+        #expect(laptop == phone)
+        #expect(laptop["n1"]?["title"]?["value"]?.stringValue == "laptop")
+        #expect(laptop["n1"]?["body"]?["value"]?.stringValue == "phone")
+        let conflicts = try cli.run(["store", "conflicts", "--json"], device: "phone").json()
+        #expect(conflicts["conflicts"]?.arrayValue?.count == 1)
+        let status = try cli.run(["store", "status", "--json"], device: "phone").json()
+        #expect(status["pending"] == .int(0) && status["conflicts"] == .int(1) && status["unresolvedConflicts"] == .int(0))
+    }
+
+    @Test func faultsAreRetriedOrFailWithTheDocumentedStatus() throws {
+        #expect(cli.run(["store", "put", "Note", "n1", "--field", "v:INT64=1"]).status == 0)
+        let recovered = cli.run(["store", "sync", "--json"], env: ["CLOUDSYNC_FAULTS": "networkUnavailable:2,zoneBusy:1"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(try recovered.json()["saved"] == .int(1))
+        #expect(cli.run(["store", "put", "Note", "n2", "--field", "v:INT64=2"]).status == 0)
+        let network = cli.run(["store", "sync"], env: ["CLOUDSYNC_FAULTS": "networkUnavailable:20"])
+        #expect(network.status == 69)
+        #expect(network.stderr.contains("gave up"))
+        let busy = cli.run(["store", "sync", "--json"], env: ["CLOUDSYNC_FAULTS": "zoneBusy:20"])
+        #expect(busy.status == 75)
+        #expect(try busy.errorJSON()["error"]?["retryAfter"] != .null)
+        let status = try cli.run(["store", "status", "--json"]).json()
+        #expect(status["pending"] == .int(1), "the failed syncs left n2 pending")
+        #expect(cli.run(["store", "sync"], env: ["CLOUDSYNC_FAULTS": "bogusCode:1"]).status == 65)
+        #expect(cli.run(["store", "sync"]).status == 0)
+    }
+
+    @Test func userDeletedZoneIsRecreatedFromTheCLI() throws {
+        #expect(cli.run(["store", "put", "Note", "n1"], device: "laptop").status == 0)
+        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
+        #expect(cli.run(["zone", "delete", "com.apple.coredata.cloudkit.zone", "--purge", "--yes"], device: "laptop").status == 0)
+        let sync = try cli.run(["store", "sync", "--json"], device: "laptop").json()
+        #expect(sync["recreatedZones"] == .array([.string("com.apple.coredata.cloudkit.zone")]))
+        #expect(cli.run(["store", "sync"], device: "phone").status == 0)
+        #expect(try records("phone").keys.sorted() == ["n1"])
+    }
+
+    @Test func downloadOnlyLeavesLocalChangesPending() throws {
+        #expect(cli.run(["store", "put", "Note", "mine"], device: "laptop").status == 0)
+        let report = try cli.run(["store", "sync", "--download-only", "--json"], device: "laptop").json()
+        #expect(report["saved"] == .int(0) && report["pending"] == .int(1))
+    }
+
+    /// kill -9 of `store sync` at random moments, then sync again: every device converges, no
+    /// record is lost or duplicated, no token is ever ahead of applied data.
+    @Test func crashSafetyUnderKillNine() throws {
+        let trials = Int(ProcessInfoLite.environment("CLOUDSYNC_CRASH_TRIALS") ?? "") ?? 30
+        var rng = SystemRandomNumberGenerator()
+        var expected: [String: Int64] = [:]
+        var killedMidRun = 0
+        for trial in 0..<trials {
+            let writer = trial % 2 == 0 ? "laptop" : "phone"
+            // A burst of offline work on one device: new records and edits of old ones.
+            let script = (0..<40).map { i -> String in
+                let name = "r\((trial * 17 + i * 7) % 120)"
+                expected[name] = Int64(trial * 1000 + i)
+                return "store put Note \(name) --field v:INT64=\(trial * 1000 + i)"
+            }
+            for line in script {
+                let words = line.split(separator: " ").map(String.init)
+                #expect(cli.run(words, device: writer).status == 0)
+            }
+            // Sync both devices with small batches, killing each at a random moment.
+            for device in [writer, writer == "laptop" ? "phone" : "laptop"] {
+                let running = cli.start(["store", "sync", "--batch-size", "5"], device: device)
+                sleepSeconds(Double.random(in: 0...0.06, using: &rng))
+                running.kill()
+                if running.wait() == 128 + SIGKILL { killedMidRun += 1 }
+            }
+        }
+        #expect(killedMidRun >= trials / 2, "only \(killedMidRun) of \(trials * 2) syncs were killed before finishing")
+        // Recovery: sync until quiet.
+        for _ in 0..<2 {
+            for device in ["laptop", "phone"] {
+                let r = cli.run(["store", "sync"], device: device)
+                #expect(r.status == 0, "\(device): \(r.stderr)")
+            }
+        }
+        let laptop = try records("laptop"), phone = try records("phone")
+        #expect(laptop == phone)
+        #expect(laptop.count == expected.count, "no record lost or duplicated")
+        for (name, value) in expected {
+            #expect(laptop[name]?["v"]?["value"] == .int(value), "\(name) has its last write")
+        }
+        // The caches agree with the cloud: a token ahead of data would leave a record missing.
+        let cloudSide = try cli.run(["fetch-changes", "--reset", "--json"], device: "auditor").ndjson()
+        #expect(cloudSide.last?["changed"] == .int(Int64(expected.count)))
+        for device in ["laptop", "phone"] {
+            #expect(try cli.run(["store", "status", "--json"], device: device).json()["pending"] == .int(0))
+        }
+    }
+}
+
+/// Reads the process environment without Foundation.
+enum ProcessInfoLite {
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -146,3 +146,47 @@ public enum ProcessSpawner {
         return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }
+
+/// A child started without waiting, for tests that kill processes at random moments.
+public struct RunningProcess: Sendable {
+    public let pid: pid_t
+
+    /// Sends a signal (SIGKILL by default).
+    public func kill(_ signal: Int32 = SIGKILL) { _ = Glibc.kill(pid, signal) }
+
+    /// Waits for the process; returns its exit status (128 + signal for a signal death).
+    @discardableResult
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}
+
+extension BinaryRunner {
+    /// Starts `cloudsync` with stdin, stdout and stderr on /dev/null and returns at once.
+    public func start(_ arguments: [String], device: String? = nil) -> RunningProcess {
+        var args = arguments
+        if let device { args = ["--device", device] + args }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = ([executable] + args).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var pid: pid_t = 0
+        _ = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        posix_spawn_file_actions_destroy(&actions)
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        return RunningProcess(pid: pid)
+    }
+}
+
+/// Sleeps for `seconds`.
+public func sleepSeconds(_ seconds: Double) {
+    var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    var rest = timespec()
+    while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+}

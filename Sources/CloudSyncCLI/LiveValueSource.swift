@@ -1,0 +1,68 @@
+/// What a live-value provider is asked: which kind of value, for which partly typed command,
+/// as which account and device.
+public struct LiveValueQuery: Sendable {
+    /// The kind of value wanted (`.zoneName`, `.recordType`, …).
+    public let kind: CompletionKind
+    /// The command names from the top (`["record", "get"]`).
+    public let commandPath: [String]
+    /// The options and positionals typed so far (`value("zone")`, `argument("type")`).
+    public let arguments: ParsedArguments
+    /// The typed start of the value.
+    public let prefix: String
+    /// The context, resolved from the global options on the line and the environment.
+    public let settings: Settings
+    /// The environment the context was resolved from.
+    public let environment: [String: String]
+
+    /// A query; the engine builds these.
+    public init(kind: CompletionKind, commandPath: [String], arguments: ParsedArguments, prefix: String,
+                settings: Settings, environment: [String: String]) {
+        self.kind = kind
+        self.commandPath = commandPath
+        self.arguments = arguments
+        self.prefix = prefix
+        self.settings = settings
+        self.environment = environment
+    }
+
+    /// A command context that prints nowhere, for opening the cloud as `settings` says.
+    public func context() -> CommandContext {
+        CommandContext(settings: settings, output: Output(stdout: -1, stderr: -1, isTTY: false),
+                       environment: environment, isInteractive: false)
+    }
+}
+
+/// The providers of live completion values (zone names, record types, subscription IDs, KV
+/// keys, OTP names, …), one per `CompletionKind`. The REPL and `cloudsync __complete` ask it
+/// for every live kind of the command table; a command family that adds a kind adds its
+/// provider in the executable with `adding(_:_:)`.
+///
+/// Providers should be quick and must not change anything; an error means "no candidates".
+public struct LiveValueSource: Sendable {
+    /// Returns the values of one kind (unfiltered, or filtered by `query.prefix` if that is cheaper).
+    public typealias Provider = @Sendable (LiveValueQuery) throws -> [String]
+
+    private var providers: [CompletionKind: Provider]
+
+    /// A source with the given providers.
+    public init(_ providers: [CompletionKind: Provider] = [:]) {
+        self.providers = providers
+    }
+
+    /// This source with `provider` for `kind` (replacing any earlier one).
+    public func adding(_ kind: CompletionKind, _ provider: @escaping Provider) -> LiveValueSource {
+        var copy = self
+        copy.providers[kind] = provider
+        return copy
+    }
+
+    /// True if some provider answers `kind`.
+    public func provides(_ kind: CompletionKind) -> Bool { providers[kind] != nil }
+
+    /// The values for `query`, deduplicated, in the provider's order; empty on any error.
+    public func values(_ query: LiveValueQuery) -> [String] {
+        guard let provider = providers[query.kind], let values = try? provider(query) else { return [] }
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,64 @@
+/// The program-wide facts of the manual: exit statuses, environment variables and files. The
+/// EXIT STATUS, ENVIRONMENT and FILES sections of every man page and of `cloudsync help` are
+/// rendered from these lists, so the terminal and the man pages say the same.
+public enum ManualFacts {
+    /// One entry of a definition list: the term (a status, variable or path) and its meaning.
+    public struct Entry: Sendable, Hashable {
+        /// The status, variable name or path.
+        public var term: String
+        /// One or two sentences.
+        public var text: String
+    }
+
+    /// Every exit status, in numeric order.
+    public static var exitStatuses: [Entry] {
+        ExitCode.allCases.map { Entry(term: String($0.rawValue), text: meaning(of: $0)) }
+    }
+
+    /// What an exit status means (exhaustive, so a new status must be documented here).
+    public static func meaning(of code: ExitCode) -> String {
+        switch code {
+        case .ok: "Success."
+        case .failure: "The operation failed."
+        case .notFound: "The zone, record or other item does not exist."
+        case .conflict: "A conflict: the server holds a newer change tag, or the item already exists."
+        case .usage: "The command line is wrong."
+        case .dataError: "The input data is wrong (a malformed value, file or JSON document)."
+        case .unavailable: "The cloud cannot be reached."
+        case .internalError: "An internal error: a bug or an unexpected condition."
+        case .tempFailure: "A temporary failure (rate limited, zone busy); try again later."
+        case .permissionDenied: "Permission denied."
+        }
+    }
+
+    /// The environment variables cloudsync reads.
+    public static let environment: [Entry] = [
+        Entry(term: "CLOUDSYNC_ACCOUNT", text: "The account to act as, if --account is not given."),
+        Entry(term: "CLOUDSYNC_DEVICE", text: "The device to act as, if --device is not given."),
+        Entry(term: "CLOUDSYNC_CONTAINER", text: "The container, if --container is not given."),
+        Entry(term: "CLOUDSYNC_CLOUD", text: "The cloud URL, if --cloud is not given."),
+        Entry(term: "CLOUDSYNC_HOME", text: "Where local state lives, if --home is not given."),
+        Entry(term: "CLOUDSYNC_CONFIG", text: "The config file (default $XDG_CONFIG_HOME/cloudsync/config)."),
+        Entry(term: "CLOUDSYNC_EXEC_PATH",
+              text: "Colon-separated folders searched for cloudsync-<command> plugins before $PATH."),
+        Entry(term: "CLOUDSYNC_HISTORY",
+              text: "The REPL history file (default $XDG_STATE_HOME/cloudsync/history); /dev/null turns history off."),
+        Entry(term: "XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME",
+              text: "Base folders for data, config and state (default ~/.local/share, ~/.config, ~/.local/state)."),
+        Entry(term: "NO_COLOR", text: "If set and not empty, the output is never colored."),
+        Entry(term: "INPUTRC",
+              text: "The readline key bindings the REPL reads (default ~/.inputrc); its application name is cloudsync."),
+    ]
+
+    /// The files cloudsync reads and writes.
+    public static let files: [Entry] = [
+        Entry(term: "$CLOUDSYNC_HOME/cloud.sqlite",
+              text: "The embedded cloud, shared by every device on this machine."),
+        Entry(term: "$CLOUDSYNC_HOME/devices/<account>/<device>.sqlite",
+              text: "One device's cached records and change tokens (mode 0600, folders 0700)."),
+        Entry(term: "$XDG_CONFIG_HOME/cloudsync/config",
+              text: "The config file: 'key = value' lines for account, device, container, cloud and home."),
+        Entry(term: "$XDG_STATE_HOME/cloudsync/history",
+              text: "The REPL history, at most \(ReplHistory.maximumEntries) lines (mode 0600, folder 0700)."),
+    ]
+}
