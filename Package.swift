@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
+
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict),
         .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
@@ -46,10 +48,15 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "StoreCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Store",
                 swiftSettings: strict),
+        .target(name: "KVCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/KV", swiftSettings: strict),
+        .target(name: "KeysCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Keys", swiftSettings: strict),
+        .target(name: "ReplCommand", dependencies: ["CloudSyncCLI", "CReadline"], path: "Sources/Commands/Repl",
+                swiftSettings: strict),
 
         .executableTarget(name: "cloudsync",
                           dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
-                                         "FetchChangesCommand", "TourCommand", "StoreCommand"],
+                                         "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
+                                         "ReplCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
@@ -74,5 +81,16 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "TourCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "StoreCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "TestSupport", "cloudsync"],
+                    swiftSettings: strict),
+
+        // `swift package --allow-writing-to-package-directory generate-docs`: regenerates man/ and
+        // completions/ from the command table by running the built tool's `__generate-docs`.
+        .plugin(name: "GenerateDocs",
+                capability: .command(intent: .custom(verb: "generate-docs",
+                                                     description: "Regenerate man/ and completions/ from the command table"),
+                                     permissions: [.writeToPackageDirectory(reason: "writes man/*.1 and completions/*")]),
+                path: "Plugins/GenerateDocs"),
     ]
 )

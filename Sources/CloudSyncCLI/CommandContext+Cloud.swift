@@ -103,3 +103,46 @@ extension FileSystem {
         }
     }
 }
+
+extension CloudSession {
+    /// The account's key-value store as this device syncs it (retrying transient failures).
+    public func keyValueSync() throws -> KeyValueSync {
+        KeyValueSync(cloud: retryingCloud, store: try deviceStore(), request: request(.private))
+    }
+
+    /// Where this device keeps the account's unwrapped data key (0600, folder 0700).
+    public var dataKeyFile: String {
+        "\(context.settings.home)/keys/\(context.settings.account)/\(context.settings.device)/\(context.settings.container).key"
+    }
+
+    /// The data-key manager of this account and device.
+    public func dataKeyManager() throws -> DataKeyManager {
+        DataKeyManager(keyValues: try keyValueSync(), keyFile: dataKeyFile)
+    }
+
+    /// The sync passphrase: `$CLOUDSYNC_PASSPHRASE`, else asked on the terminal without echo.
+    public func passphrase(_ question: String = "Sync passphrase: ",
+                           variable: String = "CLOUDSYNC_PASSPHRASE") throws(CloudError) -> String {
+        if let value = context.environment[variable], !value.isEmpty { return value }
+        if let typed = Prompt.secret(question, output: context.output), !typed.isEmpty { return typed }
+        throw CloudError(.permissionFailure,
+                         "a sync passphrase is needed: set \(variable) or run on a terminal")
+    }
+
+    /// The adapter for a local store: `base`, plus field encryption when any field is marked
+    /// encrypted or the account already has a data key this device can unlock.
+    public func storeAdapter(_ base: any ModelAdapter) throws -> any ModelAdapter {
+        let store = try deviceStore()
+        let container = context.settings.container
+        let marks = try EncryptionMarks.all(store: store, container: container)
+        let manager = try dataKeyManager()
+        var key = try manager.localKey()
+        if key == nil {
+            let accountHasKey = try store.keyValue(container: container, DataKeyManager.wrappedKeyName) != nil
+            if !marks.isEmpty || (accountHasKey && context.environment["CLOUDSYNC_PASSPHRASE"] != nil) {
+                key = try manager.unlock { () throws(CloudError) in try passphrase() }
+            }
+        }
+        return EncryptingAdapter(wrapping: base, encryptedFields: marks, key: key)
+    }
+}

@@ -1,15 +1,18 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncDevice
 import Glibc
 
 extension LiveValueSource {
-    /// The providers the backbone offers: zone names, record types and record names, read from
-    /// the cloud as the line's account and device. They never create a cloud that does not
-    /// exist yet, and they read small samples only, so completion stays quick on big zones.
+    /// The providers of the builtin families: zone names, record types and record names read
+    /// from the cloud, and key-value store keys read from the device's copy, as the line's
+    /// account and device. They never create a cloud or device file that does not exist yet,
+    /// and they read small samples only, so completion stays quick on big zones.
     public static let cloud = LiveValueSource([
         .zoneName: CloudLiveValues.zoneNames,
         .recordType: CloudLiveValues.recordTypes,
         .recordName: CloudLiveValues.recordNames,
+        .kvKey: CloudLiveValues.keyValueKeys,
     ])
 }
 
@@ -61,6 +64,14 @@ enum CloudLiveValues {
         guard zone != ZoneID.defaultZoneName, request.scope != .public else { return [] }
         let page = try session.cloud.fetchZoneChanges(zone, since: nil, limit: sampleSize, in: request)
         return page.changed.map(\.recordID.recordName).sorted()
+    }
+
+    /// The keys of this device's copy of the key-value store (`kv get <Tab>`).
+    static func keyValueKeys(_ query: LiveValueQuery) throws -> [String] {
+        let settings = query.settings
+        let path = DeviceStore.defaultPath(home: settings.home, account: settings.account, device: settings.device)
+        guard access(path, F_OK) == 0 else { return [] }
+        return try DeviceStore(path: path).keyValues(container: settings.container).map(\.key)
     }
 
     /// The session and database request of the query, or nil when the embedded cloud file does

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Questions asked on the terminal.
 public enum Prompt {
     /// Asks a yes/no question on stderr (through `output`, so pending stdout is flushed first)
@@ -7,5 +11,21 @@ public enum Prompt {
         guard let answer = readLine() else { return false }
         let text = answer.lowercased()
         return text == "y" || text == "yes"
+    }
+
+    /// Reads a secret from the terminal with echo off (restored even on error). Nil when stdin
+    /// is not a terminal or input ended.
+    public static func secret(_ question: String, output: Output) -> String? {
+        guard isatty(0) == 1 else { return nil }
+        output.writeError(question)
+        var saved = termios()
+        guard tcgetattr(0, &saved) == 0 else { return nil }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(0, TCSAFLUSH, &silent)
+        let answer = readLine()
+        tcsetattr(0, TCSAFLUSH, &saved)
+        output.writeError("\n")
+        return answer
     }
 }

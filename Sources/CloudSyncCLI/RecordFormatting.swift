@@ -15,6 +15,7 @@ public enum RecordFormatting {
             return "→\(r.recordID.recordName)" + (r.action == .deleteSelf ? " (delete-self)" : "")
         case .location(let l): return "\(l.latitude),\(l.longitude)"
         case .asset(let a): return "asset \(a.checksum.prefix(12))… (\(a.size) bytes)"
+        case .encryptedBytes(let b): return "<encrypted, \(b.count) bytes>"
         case .list(_, let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
         }
     }

@@ -1,9 +1,25 @@
 /// Escaping for man(7) source, so that any text of the command table renders as typed.
 enum Roff {
+    /// Words holding one of these (paths, variables, options, identifiers) are never
+    /// hyphenated (`\%`), so they read and copy as typed.
+    private static let identifierCharacters: Set<Character> = ["$", "/", "_", "-", "@", ".", ":", "=", "<", "~"]
+
     /// `text` as one line of filled text: backslashes and hyphens escaped (so `--zone` copies
-    /// as ASCII from the rendered page), non-ASCII characters as `\[uXXXX]`, and a leading `.`
-    /// or `'` protected with `\&` so it is not read as a request.
+    /// as ASCII from the rendered page), non-ASCII characters as `\[uXXXX]`, identifiers kept
+    /// whole, and a leading `.` or `'` protected with `\&` so it is not read as a request.
     static func text(_ text: String) -> String {
+        var words: [String] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let escaped = characters(String(word))
+            words.append(word.dropLast().contains(where: identifierCharacters.contains) ? "\\%" + escaped : escaped)
+        }
+        let result = words.joined(separator: " ")
+        if result.hasPrefix(".") || result.hasPrefix("'") { return "\\&" + result }
+        return result
+    }
+
+    /// The characters of `text` escaped.
+    private static func characters(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -18,13 +34,12 @@ enum Roff {
                 }
             }
         }
-        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
         return result
     }
 
     /// `text` as a double-quoted macro argument.
     static func quoted(_ text: String) -> String {
-        "\"" + Roff.text(text).replacingAll("\"", with: "\\(dq") + "\""
+        "\"" + characters(text).replacingAll("\"", with: "\\(dq") + "\""
     }
 
     /// `text` in bold.
@@ -33,29 +48,29 @@ enum Roff {
     /// `text` in italics.
     static func italic(_ text: String) -> String { "\\fI" + Roff.text(text) + "\\fR" }
 
-    /// A usage form (`cloudsync zone create [--atomic] <name>...`) with the command words and
-    /// option names in bold and the `<placeholders>` in italics. `command` is the part that
-    /// names the command.
+    /// A usage form or word (`[--zone <ZONE>]`) with the option names in bold and the
+    /// `<placeholders>` in italics, never hyphenated. `command`, if the text starts with it,
+    /// is set in bold.
     static func usage(_ line: String, command: String) -> String {
         var rest = Substring(line)
-        var result = ""
-        if rest.hasPrefix(command) {
-            result = bold(command)
+        var result = "\\%"
+        if !command.isEmpty && rest.hasPrefix(command) {
+            result += "\\fB" + characters(command) + "\\fR"
             rest = rest.dropFirst(command.count)
         }
         var previous: Character = " "
         while let character = rest.first {
             if character == "<", let close = rest.firstIndex(of: ">") {
-                result += italic(String(rest[...close]))
+                result += "\\fI" + characters(String(rest[...close])) + "\\fR"
                 previous = ">"
                 rest = rest[rest.index(after: close)...]
             } else if character == "-" && (previous == " " || previous == "[" || previous == "|") {
                 let word = rest.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
-                result += bold(String(word))
+                result += "\\fB" + characters(String(word)) + "\\fR"
                 previous = word.last ?? "-"
                 rest = rest.dropFirst(word.count)
             } else {
-                result += text(String(character))
+                result += characters(String(character))
                 previous = character
                 rest = rest.dropFirst()
             }

@@ -40,6 +40,15 @@ public protocol CloudService: AnyObject, Sendable {
     func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference]
     /// The contents of an asset of this database (`assetFileNotFound` when missing).
     func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8]
+
+    // MARK: Key-value store
+
+    /// Applies writes to the caller's key-value store (one per account and container), all or
+    /// nothing: a write over Apple's limits is `quotaExceeded` ("QuotaViolation") and changes
+    /// nothing. Returns the items as stored, with the cloud's timestamps.
+    func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem]
+    /// Keys changed since `token` (nil: every key), latest state per key.
+    func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges
 }
 
 /// CloudKit's request limits.

@@ -65,8 +65,13 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     /// How many calls each operation received (including failed ones).
     public var callCounts: [String: Int] { state.withLock { $0.calls } }
 
-    /// Total data calls (everything but account look-ups).
-    public var dataCallCount: Int { state.withLock { $0.calls.filter { $0.key != "account" }.values.reduce(0, +) } }
+    /// Total data calls: zones, records, changes and assets (not account look-ups and not the
+    /// key-value store, which is how the sync toggle travels).
+    public var dataCallCount: Int {
+        state.withLock { $0.calls.filter { !FaultInjectingCloud.controlCalls.contains($0.key) }.values.reduce(0, +) }
+    }
+
+    static let controlCalls: Set<String> = ["account", "modifyKeyValues", "fetchKeyValueChanges"]
 
     func enter(_ operation: String) throws(CloudError) {
         let code: CloudError.Code? = state.withLock { s in
@@ -135,5 +140,15 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
         try enter("fetchAsset")
         return try base.fetchAsset(reference, in: database)
+    }
+
+    public func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {
+        try enter("modifyKeyValues")
+        return try base.modifyKeyValues(writes, in: database)
+    }
+
+    public func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
+        try enter("fetchKeyValueChanges")
+        return try base.fetchKeyValueChanges(since: token, in: database)
     }
 }

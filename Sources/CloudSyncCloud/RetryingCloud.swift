@@ -112,4 +112,12 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
     public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
         try retrying { () throws(CloudError) in try base.fetchAsset(reference, in: database) }
     }
+
+    public func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {
+        try retrying { () throws(CloudError) in try base.modifyKeyValues(writes, in: database) }
+    }
+
+    public func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
+        try retrying { () throws(CloudError) in try base.fetchKeyValueChanges(since: token, in: database) }
+    }
 }

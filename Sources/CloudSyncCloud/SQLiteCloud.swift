@@ -96,6 +96,14 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
                 try db.execute(SQLiteCloudSchema.version2)
                 try db.setUserVersion(2)
             }
+            if try db.userVersion < 3 {
+                try db.execute(SQLiteCloudSchema.version3)
+                try db.setUserVersion(3)
+            }
+            if try db.userVersion < 4 {
+                try db.execute(SQLiteCloudSchema.version4)
+                try db.setUserVersion(4)
+            }
         }
     }
 

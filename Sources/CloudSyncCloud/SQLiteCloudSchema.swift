@@ -2,7 +2,7 @@
 /// first (`db_id`), and no statement touches two databases, so that a sharded backend can put
 /// each database on its own server.
 enum SQLiteCloudSchema {
-    static let version: Int64 = 2
+    static let version: Int64 = 4
     static let format = "cloudsync-cloud"
 
     /// Version 2: assets, stored by checksum per database.

@@ -112,6 +112,9 @@ public enum FieldArgument {
                 throw bad("a LOCATION (latitude,longitude within -90…90, -180…180)")
             }
             return .location(Location(latitude: lat, longitude: lon))
+        case .encryptedBytes:
+            throw CloudError(.invalidArguments,
+                             "field '\(field)': ENCRYPTED_BYTES is made on the device; store plaintext and mark the field with --encrypt")
         case .asset:
             let parts = text.split(separator: ":")
             guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isHexDigit), let size = Int64(parts[1]), size >= 0 else {

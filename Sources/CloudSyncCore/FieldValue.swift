@@ -8,6 +8,9 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable {
     case reference = "REFERENCE"
     case location = "LOCATION"
     case asset = "ASSETID"
+    /// Ciphertext of a field encrypted on the device (CloudKit's `encryptedValues`); the cloud
+    /// stores it and never sees the plaintext.
+    case encryptedBytes = "ENCRYPTED_BYTES"
 }
 
 /// The full type of a field value: a scalar type or a list of one.
@@ -101,6 +104,8 @@ public indirect enum FieldValue: Sendable, Hashable {
     case reference(Reference)
     case location(Location)
     case asset(AssetReference)
+    /// A sealed box made on a device (see `FieldType.encryptedBytes`).
+    case encryptedBytes([UInt8])
     /// A homogeneous list; `element` is the type of every item (kept for empty lists).
     case list(FieldType, [FieldValue])
 
@@ -115,6 +120,7 @@ public indirect enum FieldValue: Sendable, Hashable {
         case .reference: FieldTypeName(.reference)
         case .location: FieldTypeName(.location)
         case .asset: FieldTypeName(.asset)
+        case .encryptedBytes: FieldTypeName(.encryptedBytes)
         case .list(let element, _): FieldTypeName(element, isList: true)
         }
     }
@@ -139,6 +145,7 @@ public indirect enum FieldValue: Sendable, Hashable {
         case .reference(let r): r.recordID.recordName.utf8.count + r.recordID.zoneID.zoneName.utf8.count + 40
         case .location: 64
         case .asset: 80
+        case .encryptedBytes(let b): b.count
         case .list(_, let items): items.reduce(8) { $0 + $1.estimatedSize }
         }
     }

@@ -101,7 +101,8 @@ enum QuerySortOrder {
         case .bytes: 4
         case .location: 5
         case .asset: 6
-        case .list: 7
+        case .encryptedBytes: 7
+        case .list: 8
         }
     }
 

@@ -73,6 +73,7 @@ public enum RecordJSON {
             return .object(pairs)
         case .asset(let a):
             return .object([("fileChecksum", .string(a.checksum)), ("size", .int(a.size))])
+        case .encryptedBytes(let b): return .string(Base64.encode(b))
         case .list(_, let items):
             return .array(items.map(encodeValue))
         }
@@ -217,6 +218,10 @@ public enum RecordJSON {
                                       verticalAccuracy: json["verticalAccuracy"]?.doubleValue,
                                       altitude: json["altitude"]?.doubleValue, speed: json["speed"]?.doubleValue,
                                       course: json["course"]?.doubleValue, timestamp: json["timestamp"]?.int64Value))
+        case .encryptedBytes:
+            guard let s = json.stringValue else { throw mismatch("a base64 string") }
+            guard let b = Base64.decode(s) else { throw bad("field '\(field)': ENCRYPTED_BYTES value is not valid base64") }
+            return .encryptedBytes(b)
         case .asset:
             guard let sum = json["fileChecksum"]?.stringValue, let size = json["size"]?.int64Value else {
                 throw mismatch("an object with fileChecksum and size")

@@ -124,6 +124,11 @@ extension DeviceStore {
         }
     }
 
+    /// The zones the local store has records in.
+    public func localZoneNames(container: String) throws(CloudError) -> [String] {
+        try guarded { try connection.query("SELECT DISTINCT zone_name FROM local_records WHERE container=? ORDER BY 1", [container]) { $0.string(0) } }
+    }
+
     /// Local record names of a zone, for re-uploading a zone.
     func localRecordNames(container: String, zone: String) throws -> [String] {
         try connection.query("SELECT record_name FROM local_records WHERE container=? AND zone_name=?", [container, zone]) { $0.string(0) }
@@ -159,6 +164,14 @@ extension DeviceStore {
     public func syncState(container: String, _ key: String) throws(CloudError) -> String? {
         try guarded {
             try connection.queryOne("SELECT value FROM sync_state WHERE container=? AND key=?", [container, key]) { $0.string(0) }
+        }
+    }
+
+    /// Every sync-state value whose key starts with `prefix`.
+    public func syncStates(container: String, prefix: String) throws(CloudError) -> [(String, String)] {
+        try guarded {
+            try connection.query("SELECT key, value FROM sync_state WHERE container=? AND substr(key, 1, ?)=? ORDER BY key",
+                                 [container, prefix.utf8.count, prefix]) { ($0.string(0), $0.string(1)) }
         }
     }
 

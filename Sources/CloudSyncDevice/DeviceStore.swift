@@ -9,7 +9,7 @@ import Glibc
 /// Later layers (local store, history, KV) add their tables to the same file.
 public final class DeviceStore {
     static let format = "cloudsync-device"
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     let connection: Connection
     public let path: String
@@ -90,6 +90,10 @@ public final class DeviceStore {
             if current < 2 {
                 try db.execute(LocalStoreSchema.version2)
                 try db.setUserVersion(2)
+            }
+            if current < 3 {
+                try db.execute(LocalStoreSchema.version3)
+                try db.setUserVersion(3)
             }
         }
         _ = version

@@ -28,4 +28,13 @@ enum LocalStoreSchema {
             zone_name TEXT NOT NULL, record_name TEXT NOT NULL, policy TEXT NOT NULL, resolution TEXT NOT NULL,
             detail TEXT NOT NULL, resolved INTEGER NOT NULL);
         """
+
+    /// Version 3: the device's copy of the account's key-value store; `pending` marks writes
+    /// not yet in the cloud.
+    static let version3 = """
+        CREATE TABLE kv_local(
+            container TEXT NOT NULL, key TEXT NOT NULL, type TEXT NOT NULL, value TEXT,
+            deleted INTEGER NOT NULL DEFAULT 0, pending INTEGER NOT NULL DEFAULT 0, modified_ms INTEGER NOT NULL,
+            PRIMARY KEY(container, key)) WITHOUT ROWID;
+        """
 }

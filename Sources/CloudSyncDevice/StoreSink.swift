@@ -18,6 +18,7 @@ final class StoreSink: LocalSink {
         let device = s.request.deviceID
         let now = s.clock()
         for record in page.changed where s.adapter.handles(recordType: record.recordType) {
+            try EncryptionMarks.learn(from: record, store: store, container: container)
             let zone = record.recordID.zoneID.zoneName
             let name = record.recordID.recordName
             let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)

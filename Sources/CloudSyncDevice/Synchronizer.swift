@@ -248,19 +248,23 @@ public final class Synchronizer {
     /// record, caches the cloud version as the new base. Runs inside a device transaction.
     func resolve(local: LocalRecord?, ancestor: Record?, server: Record, policy: MergePolicy, pendingTxn: Int64,
                  now: Int64) throws -> SyncConflict? {
+        // Merge in the local model's terms (decrypted), with BYTES compared by checksum: a
+        // ciphertext's random nonce would make every encrypted field look changed.
         var localBlobs: [String: [UInt8]] = [:]
-        let localCloud = try local.map { try AssetCoding.assetizeForComparison(adapter.outgoingFields($0), recordType: $0.recordType,
+        let localCloud = try local.map { try AssetCoding.assetizeForComparison($0.fields, recordType: $0.recordType,
                                                                                adapter: adapter, blobs: &localBlobs) }
+        let serverFields = try adapter.incomingFields(server)
+        let ancestorFields = try ancestor.map { try adapter.incomingFields($0) }
         let outcome = RecordMerger.merge(local: MergeSide(fields: localCloud, modified: local?.modified ?? now),
-                                         server: MergeSide(fields: server.fields, modified: server.system?.modified.timestamp ?? 0),
-                                         ancestor: ancestor?.fields, policy: policy)
+                                         server: MergeSide(fields: serverFields, modified: server.system?.modified.timestamp ?? 0),
+                                         ancestor: ancestorFields, policy: policy)
         try store.upsertCache(server, scope)
         let zone = server.recordID.zoneID.zoneName
         let name = server.recordID.recordName
         if let merged = outcome.fields {
             var mergedRecord = server
             mergedRecord.fields = merged
-            let localFields = try adapter.incomingFields(try AssetCoding.resolve(mergedRecord, known: localBlobs, cloud: cloud, request: request))
+            let localFields = try AssetCoding.resolve(mergedRecord, known: localBlobs, cloud: cloud, request: request).fields
             let record = LocalRecord(zoneName: zone, recordName: name, recordType: local?.recordType ?? server.recordType,
                                      fields: localFields, modified: now)
             try store.writeLocalFromSync(record, container: container, device: request.deviceID, existed: local != nil, now: now)
@@ -268,16 +272,16 @@ public final class Synchronizer {
             try store.deleteLocalFromSync(container: container, zone: zone, name: name, type: server.recordType,
                                           device: request.deviceID, now: now)
         }
-        let settled = outcome.fields == server.fields
+        let settled = outcome.fields == serverFields
         if settled { try store.clearPending(container: container, zone: zone, name: name, ifTxn: nil) }
-        let localChanged = localCloud != (ancestor?.fields)
-        let serverChanged = server.fields != (ancestor?.fields ?? [:])
-        guard localChanged && serverChanged && localCloud != server.fields else { return nil }
+        let localChanged = localCloud != ancestorFields
+        let serverChanged = serverFields != (ancestorFields ?? [:])
+        guard localChanged && serverChanged && localCloud != serverFields else { return nil }
         let conflict = SyncConflict(zoneName: zone, recordName: name, policy: policy, resolution: outcome.resolution,
                                     contestedKeys: outcome.contestedKeys)
         try store.logConflict(container: container, zone: zone, name: name, policy: policy.rawValue, resolution: outcome.resolution,
                               detail: .object([("local", localCloud.map(RecordJSON.encode(fields:)) ?? .null),
-                                               ("cloud", RecordJSON.encode(fields: server.fields)),
+                                               ("cloud", RecordJSON.encode(fields: serverFields)),
                                                ("result", outcome.fields.map(RecordJSON.encode(fields:)) ?? .null),
                                                ("contested", .array(outcome.contestedKeys.map { .string($0) }))]),
                               resolved: true, now: now)

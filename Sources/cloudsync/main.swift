@@ -1,6 +1,9 @@
 import CloudSyncCLI
 import FetchChangesCommand
+import KVCommand
+import KeysCommand
 import RecordCommand
+import ReplCommand
 import StoreCommand
 import TourCommand
 import ZoneCommand
@@ -14,6 +17,15 @@ registry.register(ZoneCommand.spec)
 registry.register(RecordCommand.spec)
 registry.register(FetchChangesCommand.spec)
 registry.register(StoreCommand.spec)
+registry.register(KVCommand.spec)
+registry.register(KeysCommand.spec)
 registry.register(TourCommand.spec)
+
+/// Live completion values for the REPL and the shell scripts (zone names, record types, record
+/// names); a family that brings a new CompletionKind adds its provider with `.adding(_:_:)`.
+let liveValues = LiveValueSource.cloud
+registry.register(ReplCommand.spec(liveValues: liveValues))
+registry.register(CompleteCommand.spec(liveValues: liveValues))
+registry.register(GenerateDocsCommand.spec)
 
 Dispatcher(registry: registry, version: version).main()

@@ -255,4 +255,8 @@ final class SmallBatchCloud: CloudService, @unchecked Sendable {
     }
     func uploadAssets(_ c: [[UInt8]], in d: DatabaseRequest) throws(CloudError) -> [AssetReference] { try base.uploadAssets(c, in: d) }
     func fetchAsset(_ r: AssetReference, in d: DatabaseRequest) throws(CloudError) -> [UInt8] { try base.fetchAsset(r, in: d) }
+    func modifyKeyValues(_ w: [KeyValueWrite], in d: DatabaseRequest) throws(CloudError) -> [KeyValueItem] { try base.modifyKeyValues(w, in: d) }
+    func fetchKeyValueChanges(since t: ServerChangeToken?, in d: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
+        try base.fetchKeyValueChanges(since: t, in: d)
+    }
 }

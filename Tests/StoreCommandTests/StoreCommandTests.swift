@@ -10,6 +10,12 @@ struct StoreCommandTests {
     let home = TemporaryDirectory("store-e2e")
     var cli: BinaryRunner { BinaryRunner(home: home.path) }
 
+    /// Sync is off by default (seed 000): the tests that sync turn it on for the account.
+    func turnSyncOn() {
+        let result = cli.run(["store", "sync", "on"], device: "setup")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     func records(_ device: String) throws -> [String: JSONValue] {
         let json = try cli.run(["store", "query", "Note", "--json"], device: device).json()
         var out: [String: JSONValue] = [:]
@@ -61,6 +67,7 @@ struct StoreCommandTests {
     }
 
     @Test func twoDevicesSyncWithAConflictReported() throws {
+        turnSyncOn()
         #expect(cli.run(["store", "put", "Note", "n1", "--field", "title=one", "--field", "body=b"], device: "laptop").status == 0)
         #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
         #expect(cli.run(["store", "sync"], device: "phone").status == 0)
@@ -82,6 +89,7 @@ struct StoreCommandTests {
     }
 
     @Test func faultsAreRetriedOrFailWithTheDocumentedStatus() throws {
+        turnSyncOn()
         #expect(cli.run(["store", "put", "Note", "n1", "--field", "v:INT64=1"]).status == 0)
         let recovered = cli.run(["store", "sync", "--json"], env: ["CLOUDSYNC_FAULTS": "networkUnavailable:2,zoneBusy:1"])
         #expect(recovered.status == 0, "\(recovered.stderr)")
@@ -100,6 +108,7 @@ struct StoreCommandTests {
     }
 
     @Test func userDeletedZoneIsRecreatedFromTheCLI() throws {
+        turnSyncOn()
         #expect(cli.run(["store", "put", "Note", "n1"], device: "laptop").status == 0)
         #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
         #expect(cli.run(["zone", "delete", "com.apple.coredata.cloudkit.zone", "--purge", "--yes"], device: "laptop").status == 0)
@@ -110,6 +119,7 @@ struct StoreCommandTests {
     }
 
     @Test func downloadOnlyLeavesLocalChangesPending() throws {
+        turnSyncOn()
         #expect(cli.run(["store", "put", "Note", "mine"], device: "laptop").status == 0)
         let report = try cli.run(["store", "sync", "--download-only", "--json"], device: "laptop").json()
         #expect(report["saved"] == .int(0) && report["pending"] == .int(1))
@@ -118,6 +128,7 @@ struct StoreCommandTests {
     /// kill -9 of `store sync` at random moments, then sync again: every device converges, no
     /// record is lost or duplicated, no token is ever ahead of applied data.
     @Test func crashSafetyUnderKillNine() throws {
+        turnSyncOn()
         let trials = Int(ProcessInfoLite.environment("CLOUDSYNC_CRASH_TRIALS") ?? "") ?? 30
         var rng = SystemRandomNumberGenerator()
         var expected: [String: Int64] = [:]

@@ -13,6 +13,8 @@ enum StorePut {
         options: [
             OptionSpec("field", short: "f", value: "NAME[:TYPE]=VALUE", help: "A field to set (repeatable).", repeatable: true),
             OptionSpec("unset", value: "NAME", help: "A field to remove (repeatable).", repeatable: true),
+            OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
+                       repeatable: true),
             StoreCommand.zoneOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
@@ -30,6 +32,9 @@ enum StorePut {
                 fields[key] = value
             }
             let store = try context.deviceStore()
+            for field in arguments.values("encrypt") { try NameRules.validateIdentifier(field, kind: "field name") }
+            try EncryptionMarks.add(Set(arguments.values("encrypt")), recordType: type, store: store,
+                                    container: StoreCommand.container(context))
             let (record, txn) = try store.put(container: StoreCommand.container(context), zone: zone, name: name, type: type,
                                               fields: fields, unset: arguments.values("unset"),
                                               device: context.settings.device, now: StoreCommand.now())

@@ -9,19 +9,29 @@ import Glibc
 /// `store sync`: push pending changes, pull, report conflicts.
 enum StoreSync {
     static let spec = CommandSpec(
-        name: "sync", abstract: "Push pending changes to the cloud, then pull what changed.",
+        name: "sync", abstract: "Sync with the cloud, or turn sync on or off for the account.",
         discussion: """
             Pushes pending changes in batches (default 400, the most CloudKit takes) with the \
             cached change tags, resolves conflicts by the merge policy, re-creates zones the cloud \
             lost and uploads their records again, retries transient failures with bounded \
             backoff, then pulls with the two-phase fetch. A failed sync leaves the local store as \
             it was and its changes pending. Progress goes to stderr on a terminal.
+
+            Sync is off until turned on: 'store sync on' sets the account-wide key-value flag \
+            icloud_sync and uploads everything recorded meanwhile; while it is off no device \
+            makes data calls to the cloud (history keeps recording). 'store sync off \
+            --delete-cloud-data' also deletes the store's zones from the cloud (asks first on a \
+            terminal; --yes otherwise); other devices stop syncing and keep their records.
             """,
         options: [
             OptionSpec("download-only", help: "Only pull; leave local changes pending."),
             OptionSpec("batch-size", value: "N", help: "Records per modify call (1-400)."),
             OptionSpec("force-data", help: "Send BYTES fields inline this time instead of as assets."),
+            OptionSpec("delete-cloud-data", help: "With off: delete the store's zones from the cloud."),
+            OptionSpec("yes", short: "y", help: "With --delete-cloud-data: do not ask."),
         ],
+        arguments: [ArgumentSpec("state", help: "on or off: turn sync on or off for the account.", optional: true,
+                                 completion: .values(["on", "off"]))],
         examples: [Example("cloudsync --device phone store sync", "Sync the phone."),
                    Example("cloudsync store sync --json", "The report as JSON.")],
         run: run)
@@ -45,9 +55,60 @@ enum StoreSync {
         }
         let configuredForceData = try store.syncState(container: container, StoreConfig.forceDataKey) == "on"
         let forceData = arguments.flag("force-data") || configuredForceData
+        let state = arguments.argument("state")
+        if arguments.flag("delete-cloud-data") && state != "off" {
+            throw CLIError.usage("--delete-cloud-data goes with 'store sync off'")
+        }
         let session = try context.session()
+        let keyValues = try session.keyValueSync()
+        let now = StoreCommand.now()
+        switch state {
+        case "on"?:
+            try SyncToggle.set(true, store: store, container: container, now: now)
+            try keyValues.sync()
+            context.output.info("sync is on for account \(context.settings.account)")
+        case "off"?:
+            if arguments.flag("delete-cloud-data") && !arguments.flag("yes") {
+                guard context.isInteractive else {
+                    throw CLIError.usage("deleting the cloud copy needs confirmation: add --yes")
+                }
+                guard Prompt.confirm("Delete this store's data from the cloud? Other devices keep theirs. [y/N] ",
+                                     output: context.output) else {
+                    throw CLIError.failed("sync left on; nothing deleted")
+                }
+            }
+            try SyncToggle.set(false, store: store, container: container, now: now)
+            try keyValues.sync()
+            var deleted: [String] = []
+            if arguments.flag("delete-cloud-data") {
+                let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
+                                                adapter: GenericStoreAdapter(forceData: forceData), options: options)
+                deleted = try synchronizer.deleteCloudData()
+            }
+            if context.output.isJSON {
+                context.output.json(.object([("syncEnabled", .bool(false)), ("deletedZones", .array(deleted.map { .string($0) }))]))
+            } else {
+                context.output.line("sync is off for account \(context.settings.account); local changes keep recording")
+                for zone in deleted { context.output.line("deleted zone \(zone) from the cloud") }
+            }
+            return
+        case nil:
+            try keyValues.sync()
+        case let other?:
+            throw CLIError.usage("unknown sync state '\(other)'; use on or off")
+        }
+        guard try SyncToggle.isOn(store: store, container: container) else {
+            if context.output.isJSON {
+                context.output.json(.object([("syncEnabled", .bool(false)),
+                                             ("pending", .int(Int64(try store.pendingCount(container: container))))]))
+            } else {
+                context.output.line("sync is off for account \(context.settings.account): nothing was sent or fetched; turn it on with 'cloudsync store sync on'")
+            }
+            return
+        }
+        let adapter = try session.storeAdapter(GenericStoreAdapter(forceData: forceData))
         let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
-                                        adapter: GenericStoreAdapter(forceData: forceData), options: options)
+                                        adapter: adapter, options: options)
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
         let report = try synchronizer.sync { progress in bar.show(progress) }
         bar.finish()

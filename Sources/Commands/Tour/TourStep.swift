@@ -36,5 +36,22 @@ enum TourScript {
         TourStep("Asking for a record that is gone: not found (exit 3)", device: "phone",
                  ["record", "get", "first", "--zone", "Notes"], expect: 3),
         TourStep("The zones of Alice's private database", ["zone", "list"]),
+        // The local store and the synchronizer.
+        TourStep("Offline, the laptop writes to its local store (no cloud call)",
+                 ["store", "put", "Todo", "milk", "--field", "title=Buy milk", "--field", "done:INT64=0"]),
+        TourStep("Every local change is in the persistent history", ["store", "history"]),
+        TourStep("Sync is off until Alice turns it on (seed 000): nothing leaves the laptop", ["store", "sync"]),
+        TourStep("Alice turns sync on for her account: what was recorded offline goes up", ["store", "sync", "on"]),
+        TourStep("The phone syncs and gets the todo", device: "phone", ["store", "sync"]),
+        TourStep("Offline on the laptop: a new title", ["store", "put", "Todo", "milk", "--field", "title=Buy oat milk"]),
+        TourStep("Offline on the phone: mark it done", device: "phone",
+                 ["store", "put", "Todo", "milk", "--field", "done:INT64=1"]),
+        TourStep("The laptop syncs first", ["store", "sync"]),
+        TourStep("The phone syncs: a conflict, merged field by field (merge policy fields)", device: "phone",
+                 ["store", "sync"]),
+        TourStep("The laptop pulls the merge", ["store", "sync"]),
+        TourStep("Both devices now hold the same todo", device: "phone", ["store", "get", "milk"]),
+        TourStep("The conflict log says what happened", device: "phone", ["store", "conflicts"]),
+        TourStep("Status: nothing pending", device: "phone", ["store", "status"]),
     ]
 }

@@ -1,0 +1,185 @@
+/// Runs the lines of a REPL session or a script: splits each line into words, handles the
+/// session's own words (`use`, `exit`, `quit`, and a note after `help`), and runs everything
+/// else through the same command table as one-shot use, in the session's context.
+///
+/// The context is an environment: `use device phone` sets `CLOUDSYNC_DEVICE` for the commands
+/// that follow, so a flag on a line (`--device laptop`) still wins, as everywhere.
+public final class ReplInterpreter {
+    /// How a command line runs.
+    public enum Runner: Sendable {
+        /// In this process (scripts: fast, nothing to interrupt).
+        case inProcess
+        /// As a child process of this executable (a terminal session: Ctrl-C stops the command,
+        /// not the session, and nothing a command does can end the session).
+        case childProcess(executable: String)
+    }
+
+    /// What a line did.
+    public enum Outcome: Sendable, Hashable {
+        /// Nothing to run (blank or a comment).
+        case empty
+        /// A command or session word ran with this status.
+        case ran(Int32)
+        /// `exit` or `quit`.
+        case exit
+    }
+
+    /// The dispatcher whose table the lines run.
+    public let dispatcher: Dispatcher
+    /// The environment of the commands: the session's context and `use` switches.
+    public private(set) var environment: [String: String]
+    /// Words put before every line (`--json`, `--quiet` given to `repl` itself).
+    public let lineFlags: [String]
+    private let runner: Runner
+    private let output: Output
+
+    /// An interpreter in the context of `settings` (pinned into the environment, so a later
+    /// change of the config file does not move the session).
+    public init(dispatcher: Dispatcher, settings: Settings, environment: [String: String], output: Output,
+                runner: Runner) {
+        self.dispatcher = dispatcher
+        self.output = output
+        self.runner = runner
+        var environment = environment.merging(settings.exportedEnvironment()) { $1 }
+        if !settings.color { environment["NO_COLOR"] = environment["NO_COLOR"] ?? "1" }
+        self.environment = environment
+        var flags: [String] = []
+        if settings.json { flags.append("--json") }
+        if settings.quiet { flags.append("--quiet") }
+        lineFlags = flags
+    }
+
+    /// The words of the REPL besides the command table, for completion and help.
+    public static let sessionCommands: [CommandSpec] = [
+        CommandSpec(name: "use", abstract: "Show or switch the account, device or container of this session.",
+                    arguments: [ArgumentSpec("setting", help: "What to switch.", optional: true,
+                                             completion: .values(["account", "device", "container"])),
+                                ArgumentSpec("name", help: "The new account, device or container.", optional: true)],
+                    run: { _, _ in }),
+        CommandSpec(name: "exit", abstract: "Leave the REPL.", run: { _, _ in }),
+        CommandSpec(name: "quit", abstract: "Leave the REPL.", run: { _, _ in }),
+    ]
+
+    /// The note `help` adds in the REPL.
+    public static let sessionHelp = """
+
+        In the REPL
+          use                        Show the account, device and container of this session.
+          use account|device|container <name>
+                                     Switch them for the commands that follow.
+          exit, quit, Ctrl-D         Leave the REPL.
+          Tab completes commands, options and live values (zone names, record types, ...);
+          Ctrl-C clears the line or stops a running command; Up, Down and Ctrl-R search the
+          history. A line starting with a blank is kept out of the history.
+
+        """
+
+    /// The context the commands run in now, or nil if the environment no longer resolves.
+    public func settings() -> Settings? {
+        try? Settings.resolve(overrides: SettingsOverrides(), environment: environment, stdoutIsTTY: output.isTTY) { _ in }
+    }
+
+    /// The prompt: `account@device> `, with `:container` when it is not the default one. With
+    /// `markers`, escape sequences are wrapped in readline's invisible-text markers.
+    public func prompt(color: Bool, markers: Bool) -> String {
+        guard let settings = settings() else { return "cloudsync> " }
+        var context = settings.account + "@" + settings.device
+        if settings.container != Settings.defaultContainer { context += ":" + settings.container }
+        guard color else { return context + "> " }
+        let (open, close) = markers ? ("\u{1}", "\u{2}") : ("", "")
+        return open + TextStyle.bold.escape + close + context + open + TextStyle.reset + close + "> "
+    }
+
+    /// Runs one line. `location` (`script:3`) prefixes errors about the line itself.
+    public func execute(_ line: String, location: String? = nil) -> Outcome {
+        let words: [String]
+        do {
+            words = try CommandLineSplitter.split(line)
+        } catch {
+            output.error((location.map { $0 + ": " } ?? "") + error.description)
+            return .ran(ExitCode.usage.rawValue)
+        }
+        var command = words[...]
+        if command.first == Dispatcher.programName { command = command.dropFirst() }
+        guard let first = command.first else { return .empty }
+        switch first {
+        case "exit", "quit":
+            guard command.count == 1 else {
+                output.error("'\(first)' takes no arguments")
+                return .ran(ExitCode.usage.rawValue)
+            }
+            return .exit
+        case "use":
+            return .ran(use(Array(command.dropFirst())))
+        default:
+            let status = run(Array(command))
+            if first == HelpCommand.name && command.count == 1 && status == 0 && !lineFlags.contains("--json") {
+                output.write(Self.sessionHelp)
+                output.flush()
+            }
+            return .ran(status)
+        }
+    }
+
+    /// Runs a command line of the table in the session's context.
+    private func run(_ words: [String]) -> Int32 {
+        output.flush()
+        switch runner {
+        case .inProcess:
+            return dispatcher.run(arguments: lineFlags + words, environment: environment, output: Output(),
+                                  isInteractive: false)
+        case .childProcess(let executable):
+            do {
+                return try ProcessRunner.run(executable, argv0: Dispatcher.programName, arguments: lineFlags + words,
+                                             environment: environment)
+            } catch {
+                output.error(error.description)
+                return ExitCode.internalError.rawValue
+            }
+        }
+    }
+
+    /// The variables `use` sets.
+    private static let switchable = [("account", "CLOUDSYNC_ACCOUNT"), ("device", "CLOUDSYNC_DEVICE"),
+                                     ("container", "CLOUDSYNC_CONTAINER")]
+
+    /// `use`, `use account NAME`, `use device NAME`, `use container ID`.
+    private func use(_ arguments: [String]) -> Int32 {
+        guard let what = arguments.first else {
+            guard let settings = settings() else { return ExitCode.usage.rawValue }
+            output.line("account    \(settings.account)")
+            output.line("device     \(settings.device)")
+            output.line("container  \(settings.container)")
+            output.line("cloud      \(settings.cloudURL)")
+            output.flush()
+            return ExitCode.ok.rawValue
+        }
+        let usage = "usage: use [account|device|container <name>]"
+        guard let variable = Self.switchable.first(where: { $0.0 == what })?.1 else {
+            var message = "use: unknown setting '\(what)'"
+            if let hint = Suggestions.didYouMean(what, among: Self.switchable.map(\.0)) { message += "\n" + hint }
+            output.error(message)
+            output.writeError(usage + "\n")
+            return ExitCode.usage.rawValue
+        }
+        guard arguments.count == 2, let value = arguments.last, !value.isEmpty else {
+            output.error("use \(what) needs one \(what == "container" ? "identifier" : "name")")
+            output.writeError(usage + "\n")
+            return ExitCode.usage.rawValue
+        }
+        if what == "container" {
+            guard !value.contains(where: { $0.isWhitespace }) else {
+                output.error("invalid container '\(value)': an identifier has no blanks")
+                return ExitCode.usage.rawValue
+            }
+        } else if !Settings.isValidName(value) {
+            output.error("invalid \(what) name '\(value)': use 1-64 ASCII letters, digits, '.', '-', '_' or '@'")
+            return ExitCode.usage.rawValue
+        }
+        environment[variable] = value
+        if let settings = settings() {
+            output.info("now \(settings.account)@\(settings.device) in \(settings.container)")
+        }
+        return ExitCode.ok.rawValue
+    }
+}

@@ -1,0 +1,18 @@
+/// Why a cryptographic operation failed.
+public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The ciphertext, its tag or its associated data do not match: tampered, moved to another
+    /// record or field, or the wrong key.
+    case authenticationFailed
+    /// A sealed box is too short or has an unknown version.
+    case malformed(String)
+    /// OpenSSL refused the operation.
+    case library(String)
+
+    public var description: String {
+        switch self {
+        case .authenticationFailed: "authentication failed (tampered data, data moved elsewhere, or the wrong key)"
+        case .malformed(let why): "malformed ciphertext: \(why)"
+        case .library(let why): "crypto library error: \(why)"
+        }
+    }
+}

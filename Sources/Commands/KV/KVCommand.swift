@@ -1,0 +1,139 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncDevice
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cloudsync kv`: the ubiquitous key-value store (NSUbiquitousKeyValueStore's stand-in). One
+/// store per account, shared by its devices; each device keeps a local copy and works offline.
+public enum KVCommand {
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "kv",
+        abstract: "Get, set and sync the account's key-value store.",
+        discussion: """
+            get, set, delete and list work on this device's copy, offline; set and delete wait as \
+            pending until 'kv sync'. Per key, the last writer wins by the cloud's timestamp. \
+            Apple's limits hold: at most 1024 keys, 1 MB in all and per value, keys of at most 64 \
+            bytes; a write over a limit fails with QuotaViolation and changes nothing. 'kv sync' \
+            reports every change that came from elsewhere with its reason (ServerChange, \
+            InitialSyncChange, QuotaViolationChange, AccountChange). The key icloud_sync is the \
+            sync toggle of 'store sync on|off'.
+            """,
+        examples: [Example("cloudsync kv set theme dark", "Set a string."),
+                   Example("cloudsync kv set volume 0.8 --type number", "Set a number."),
+                   Example("cloudsync kv sync --json", "Sync and print external changes.")],
+        subcommands: [get, set, delete, list, sync])
+
+    static let get = CommandSpec(
+        name: "get", abstract: "Print a key's value.",
+        arguments: [ArgumentSpec("key", help: "The key.", completion: .kvKey)],
+        run: { context, arguments in
+            let key = arguments.argument("key") ?? ""
+            guard let value = try context.deviceStore().keyValue(container: context.settings.container, key) else {
+                throw CLIError.notFound("no key '\(key)' in the key-value store")
+            }
+            if context.output.isJSON {
+                context.output.json(.object([("key", .string(key)), ("type", .string(value.typeName)), ("value", value.jsonValue)]))
+            } else {
+                context.output.line(value.storedText)
+            }
+        })
+
+    static let set = CommandSpec(
+        name: "set", abstract: "Set a key (offline; pending until kv sync).",
+        options: [OptionSpec("type", value: "TYPE", help: "string (default), number, bool, data (base64) or json.",
+                             completion: .values(["string", "number", "bool", "data", "json"]))],
+        arguments: [ArgumentSpec("key", help: "The key (at most 64 bytes).", completion: .kvKey),
+                    ArgumentSpec("value", help: "The value.")],
+        run: { context, arguments in
+            let key = arguments.argument("key") ?? ""
+            let text = arguments.argument("value") ?? ""
+            let value = try parse(text, type: arguments.value("type") ?? "string")
+            try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
+            context.output.info("\(key) set (pending until 'kv sync')")
+        })
+
+    static let delete = CommandSpec(
+        name: "delete", abstract: "Delete a key (offline; pending until kv sync).",
+        arguments: [ArgumentSpec("key", help: "The key.", completion: .kvKey)],
+        run: { context, arguments in
+            let key = arguments.argument("key") ?? ""
+            let store = try context.deviceStore()
+            guard try store.keyValue(container: context.settings.container, key) != nil else {
+                throw CLIError.notFound("no key '\(key)' in the key-value store")
+            }
+            try store.setKeyValue(container: context.settings.container, key, nil, now: now())
+        })
+
+    static let list = CommandSpec(
+        name: "list", abstract: "List keys, values and whether they are pending.",
+        run: { context, _ in
+            let items = try context.deviceStore().keyValues(container: context.settings.container)
+            if context.output.isJSON {
+                context.output.json(.object([("keys", .array(items.map { item in
+                    .object([("key", .string(item.key)), ("type", .string(item.value?.typeName ?? "")),
+                             ("value", item.value?.jsonValue ?? .null), ("pending", .bool(item.pending))])
+                }))]))
+                return
+            }
+            context.output.table(["KEY", "TYPE", "VALUE", "STATE"], items.map { item in
+                let text = item.value?.storedText ?? ""
+                return [item.key, item.value?.typeName ?? "", text.count > 50 ? String(text.prefix(49)) + "…" : text,
+                        item.pending ? "pending" : "synced"]
+            })
+        })
+
+    static let sync = CommandSpec(
+        name: "sync", abstract: "Push pending writes and pull changes made elsewhere.",
+        run: { context, _ in
+            let changes = try context.session().keyValueSync().sync()
+            if context.output.isJSON {
+                context.output.json(.object([("externalChanges", .array(changes.map { change in
+                    .object([("reason", .string(change.reason.rawValue)), ("keys", .array(change.items.map { item in
+                        .object([("key", .string(item.key)), ("type", item.value.map { .string($0.typeName) } ?? .null),
+                                 ("value", item.value?.jsonValue ?? .null), ("deviceID", .string(item.deviceID)),
+                                 ("modified", .int(item.modified))])
+                    }))])
+                }))]))
+                return
+            }
+            if changes.isEmpty { context.output.line("No external changes."); return }
+            for change in changes {
+                context.output.line("\(change.reason.rawValue): \(change.items.map(\.key).joined(separator: ", "))")
+            }
+        })
+
+    /// Parses a value given on the command line as a type.
+    static func parse(_ text: String, type: String) throws -> KeyValue {
+        switch type {
+        case "string": return .string(text)
+        case "number":
+            guard text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), let d = Double(text), d.isFinite else {
+                throw CLIError.badInput("'\(text)' is not a number")
+            }
+            return .number(d)
+        case "bool":
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return .bool(true)
+            case "false", "no", "off", "0": return .bool(false)
+            default: throw CLIError.badInput("'\(text)' is not a bool (true/false)")
+            }
+        case "data":
+            guard let bytes = Base64.decode(text) else { throw CLIError.badInput("'\(text)' is not base64") }
+            return .data(bytes)
+        case "json":
+            do { return .json(try JSONValue.parse(text)) } catch { throw CLIError.badInput("value is not JSON: \(error)") }
+        default:
+            throw CLIError.usage("unknown type '\(type)'; use string, number, bool, data or json")
+        }
+    }
+
+    static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

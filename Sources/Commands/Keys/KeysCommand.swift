@@ -1,0 +1,79 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `cloudsync keys`: the account's data key for encrypted fields.
+public enum KeysCommand {
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "keys",
+        abstract: "Unlock, lock and re-wrap the account's data key for encrypted fields.",
+        discussion: """
+            Encrypted fields are sealed on the device with the account's data key (AES-256-GCM). \
+            The cloud holds that key only wrapped by a key derived from your sync passphrase with \
+            scrypt. Each device unlocks once (no-echo prompt, or CLOUDSYNC_PASSPHRASE) and keeps \
+            the key in a 0600 file under $CLOUDSYNC_HOME/keys/<account>/<device>/. Changing the passphrase re-wraps the \
+            key; nothing is re-encrypted.
+            """,
+        examples: [Example("cloudsync keys unlock", "Unlock on this device (asks for the passphrase)."),
+                   Example("CLOUDSYNC_PASSPHRASE=old CLOUDSYNC_NEW_PASSPHRASE=new cloudsync keys passphrase change",
+                           "Change the passphrase in a script.")],
+        subcommands: [unlock, lock, status, passphrase])
+
+    static let unlock = CommandSpec(
+        name: "unlock", abstract: "Unlock (or, on the account's first device, create) the data key here.",
+        run: { context, _ in
+            let session = try context.session()
+            let manager = try session.dataKeyManager()
+            let existed = try manager.localKey() != nil
+            _ = try manager.unlock { () throws(CloudError) in try session.passphrase() }
+            context.output.info(existed ? "the data key was already unlocked on this device" : "data key unlocked on this device")
+        })
+
+    static let lock = CommandSpec(
+        name: "lock", abstract: "Forget the unlocked data key on this device.",
+        run: { context, _ in
+            try context.session().dataKeyManager().lock()
+            context.output.info("data key removed from this device")
+        })
+
+    static let status = CommandSpec(
+        name: "status", abstract: "Whether this device holds the data key and the account has one.",
+        run: { context, _ in
+            let session = try context.session()
+            let manager = try session.dataKeyManager()
+            let local = try manager.localKey() != nil
+            try session.keyValueSync().sync()
+            let inCloud = try session.deviceStore().keyValue(container: context.settings.container, DataKeyManager.wrappedKeyName) != nil
+            let marks = try EncryptionMarks.all(store: session.deviceStore(), container: context.settings.container)
+            if context.output.isJSON {
+                context.output.json(.object([("unlocked", .bool(local)), ("accountHasKey", .bool(inCloud)),
+                                             ("encryptedFields", .object(marks.sorted { $0.key < $1.key }.map {
+                                                 ($0.key, .array($0.value.sorted().map { .string($0) }))
+                                             }))]))
+            } else {
+                context.output.line("data key on this device: \(local ? "unlocked" : "locked")")
+                context.output.line("account data key:        \(inCloud ? "in the cloud (wrapped)" : "none yet")")
+                for (type, fields) in marks.sorted(by: { $0.key < $1.key }) {
+                    context.output.line("encrypted fields of \(type): \(fields.sorted().joined(separator: ", "))")
+                }
+            }
+        })
+
+    static let passphrase = CommandSpec(
+        name: "passphrase", abstract: "Change the sync passphrase.",
+        subcommands: [CommandSpec(
+            name: "change", abstract: "Re-wrap the data key under a new passphrase (data is not re-encrypted).",
+            discussion: "Reads the current passphrase from CLOUDSYNC_PASSPHRASE and the new one from CLOUDSYNC_NEW_PASSPHRASE, or asks for both on a terminal.",
+            run: { context, _ in
+                let session = try context.session()
+                let old = try session.passphrase("Current sync passphrase: ")
+                let new = try session.passphrase("New sync passphrase: ", variable: "CLOUDSYNC_NEW_PASSPHRASE")
+                if context.environment["CLOUDSYNC_NEW_PASSPHRASE"] == nil {
+                    let again = try session.passphrase("New sync passphrase again: ", variable: "CLOUDSYNC_NEW_PASSPHRASE")
+                    guard again == new else { throw CLIError.badInput("the new passphrases differ; nothing changed") }
+                }
+                try session.dataKeyManager().changePassphrase(old: old, new: new)
+                context.output.info("passphrase changed; the data key was re-wrapped")
+            })])
+}
