@@ -25,8 +25,11 @@ let package = Package(
 
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
 
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+
         // Layers.
-        .target(name: "CloudSyncCore", swiftSettings: strict),
+        .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "CloudSyncCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
@@ -50,17 +53,29 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "KVCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/KV", swiftSettings: strict),
         .target(name: "KeysCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Keys", swiftSettings: strict),
+        .target(name: "CloudSyncOTP", dependencies: ["CloudSyncCore", "CloudSyncCrypto", "CloudSyncDevice"], swiftSettings: strict),
+        .target(name: "OTPCommand", dependencies: ["CloudSyncCLI", "CloudSyncOTP", "CQREncode"], path: "Sources/Commands/OTP",
+                swiftSettings: strict),
         .target(name: "ReplCommand", dependencies: ["CloudSyncCLI", "CReadline"], path: "Sources/Commands/Repl",
+                swiftSettings: strict),
+        .target(name: "SubscribeCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Subscribe",
                 swiftSettings: strict),
 
         .executableTarget(name: "cloudsync",
                           dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
                                          "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
-                                         "ReplCommand"],
+                                         "OTPCommand",
+                                         "ReplCommand", "SubscribeCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
                           path: "Benchmarks/cloudsync-bench", swiftSettings: strict),
+        // `scripts/bench-otp`: `cloudsync otp code` with 1,000 tokens against `oathtool --totp`.
+        .executableTarget(name: "otp-bench", dependencies: ["CloudSyncCore"], path: "Benchmarks/otp-bench",
+                          swiftSettings: strict),
+        // `scripts/bench-subscribe`: notification latency from commit to `subscribe listen`, idle CPU.
+        .executableTarget(name: "subscribe-bench", dependencies: ["CloudSyncCore", "CloudSyncCloud"],
+                          path: "Benchmarks/subscribe-bench", swiftSettings: strict),
 
         // Tests: one target per module, plus shared helpers for running the built binary.
         .target(name: "TestSupport", dependencies: ["CloudSyncCore"], path: "Tests/TestSupport",
@@ -69,6 +84,10 @@ let package = Package(
         .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto"], swiftSettings: strict),
+        .testTarget(name: "CloudSyncOTPTests", dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "OTPCommandTests", dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "TestSupport", "cloudsync"],
+                    swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests", dependencies: ["CloudSyncCloud", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
@@ -82,6 +101,7 @@ let package = Package(
         .testTarget(name: "TourCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "StoreCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 

@@ -52,8 +52,10 @@ extension CommandContext {
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
         }
         var cloud = try locator.open()
-        if let faults = environment["CLOUDSYNC_FAULTS"], !faults.isEmpty {
-            cloud = FaultInjectingCloud(wrapping: cloud, plan: try FaultPlan(parsing: faults))
+        let faults = environment["CLOUDSYNC_FAULTS"] ?? ""
+        let callLog = environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+        if !faults.isEmpty || callLog != nil {
+            cloud = FaultInjectingCloud(wrapping: cloud, plan: try FaultPlan(parsing: faults), callLog: callLog)
         }
         let account = try cloud.account(named: settings.account)
         return CloudSession(context: self, cloud: cloud, account: account)

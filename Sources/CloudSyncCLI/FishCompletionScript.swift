@@ -81,7 +81,7 @@ public enum FishCompletionScript {
                 case .live: rule += " -a '(__cloudsync_live)'"
                 case .words(let words): rule += " -a " + quoted(words.joined(separator: " "))
                 }
-                lines.append(rule + " -d " + quoted(argument.name))
+                lines.append(rule + " -d " + quoted(HelpRenderer.argumentHelp(argument)))
             }
         }
         return lines

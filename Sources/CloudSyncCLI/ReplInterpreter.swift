@@ -60,19 +60,22 @@ public final class ReplInterpreter {
         CommandSpec(name: "quit", abstract: "Leave the REPL.", run: { _, _ in }),
     ]
 
-    /// The note `help` adds in the REPL.
-    public static let sessionHelp = """
-
-        In the REPL
-          use                        Show the account, device and container of this session.
-          use account|device|container <name>
-                                     Switch them for the commands that follow.
-          exit, quit, Ctrl-D         Leave the REPL.
-          Tab completes commands, options and live values (zone names, record types, ...);
-          Ctrl-C clears the line or stops a running command; Up, Down and Ctrl-R search the
-          history. A line starting with a blank is kept out of the history.
-
-        """
+    /// The section `help` adds in the REPL, in the layout of the help pages.
+    public static var sessionHelp: String {
+        var lines = ["", "REPL"]
+        lines += TextWrapper.twoColumns([
+            ("use", "Show the account, device and container of this session."),
+            ("use account <name>", "Act as this account from now on (a --account on a line still wins)."),
+            ("use device <name>", "Act as this device from now on."),
+            ("use container <id>", "Use this container from now on."),
+            ("exit, quit", "Leave the REPL (Ctrl-D does too)."),
+        ], column: HelpRenderer().descriptionColumn, width: HelpRenderer().width)
+        lines += TextWrapper.wrap("Tab completes commands, options and live values (zone names, record types, ...). "
+                                  + "Ctrl-C clears the line or stops a running command. Up, Down and Ctrl-R search the "
+                                  + "history; a line starting with a blank is kept out of it. See 'help repl'.",
+                                  width: HelpRenderer().width, indent: 2)
+        return lines.joined(separator: "\n") + "\n"
+    }
 
     /// The context the commands run in now, or nil if the environment no longer resolves.
     public func settings() -> Settings? {

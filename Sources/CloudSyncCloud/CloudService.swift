@@ -49,6 +49,28 @@ public protocol CloudService: AnyObject, Sendable {
     func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem]
     /// Keys changed since `token` (nil: every key), latest state per key.
     func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges
+
+    // MARK: Subscriptions and notifications
+
+    /// Saves subscriptions of the caller in this database (CKModifySubscriptionsOperation): an
+    /// existing ID is replaced, keeping its creation date. All or nothing; rules in
+    /// `Subscription.validate(for:)`, and a zone subscription's zone must exist. Registers the
+    /// caller's device for notifications. Returns them as stored.
+    func saveSubscriptions(_ subscriptions: [Subscription], in database: DatabaseRequest) throws(CloudError) -> [Subscription]
+    /// The caller's subscriptions in this database, by ID.
+    func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription]
+    /// Deletes subscriptions of the caller in this database. An unknown ID is `unknownItem` and
+    /// deletes nothing.
+    func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError)
+    /// Registers a device to receive the notifications of its account's subscriptions (idempotent).
+    func registerDevice(_ device: DeviceAddress) throws(CloudError)
+    /// Stops delivering to a device and drops its unread notifications.
+    func unregisterDevice(_ device: DeviceAddress) throws(CloudError)
+    /// Reads and acknowledges (removes) the oldest unread notifications of a device, at most
+    /// `limit` (1 to `NotificationLimits.maxPerRead`), in the order they were enqueued.
+    func takeNotifications(for device: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification]
+    /// What a listener of `device` sleeps on between reads (see `NotificationWaiter`).
+    func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter
 }
 
 /// CloudKit's request limits.

@@ -1,5 +1,8 @@
 import CloudSyncCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A plan of failures: the next calls fail with these codes, in order.
 /// Parsed from `CLOUDSYNC_FAULTS`, e.g. `networkUnavailable:3,zoneBusy:1` fails the next three
@@ -57,9 +60,23 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     public let base: any CloudService
     let state: Mutex<(plan: FaultPlan, calls: [String: Int])>
 
-    public init(wrapping base: any CloudService, plan: FaultPlan) {
+    /// A file every call is appended to, one operation name per line (`CLOUDSYNC_CALL_LOG`),
+    /// so tests of the built binary can count calls.
+    let callLog: String?
+
+    public init(wrapping base: any CloudService, plan: FaultPlan, callLog: String? = nil) {
         self.base = base
         self.state = Mutex((plan, [:]))
+        self.callLog = callLog
+    }
+
+    func log(_ operation: String) {
+        guard let callLog else { return }
+        let fd = open(callLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let line = Array((operation + "\n").utf8)
+        _ = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     /// How many calls each operation received (including failed ones).
@@ -74,6 +91,7 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     static let controlCalls: Set<String> = ["account", "modifyKeyValues", "fetchKeyValueChanges"]
 
     func enter(_ operation: String) throws(CloudError) {
+        log(operation)
         let code: CloudError.Code? = state.withLock { s in
             s.calls[operation, default: 0] += 1
             return s.plan.take(operation)
@@ -87,6 +105,7 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     /// Account look-ups are the sign-in, not a data call: counted, never failed.
     public func account(named name: String) throws(CloudError) -> Account {
         state.withLock { $0.calls["account", default: 0] += 1 }
+        log("account")
         return try base.account(named: name)
     }
 
@@ -150,5 +169,42 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     public func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
         try enter("fetchKeyValueChanges")
         return try base.fetchKeyValueChanges(since: token, in: database)
+    }
+
+    // MARK: Subscriptions and notifications
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        try enter("saveSubscriptions")
+        return try base.saveSubscriptions(subscriptions, in: database)
+    }
+
+    public func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        try enter("fetchAllSubscriptions")
+        return try base.fetchAllSubscriptions(in: database)
+    }
+
+    public func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError) {
+        try enter("deleteSubscriptions")
+        try base.deleteSubscriptions(ids, in: database)
+    }
+
+    public func registerDevice(_ device: DeviceAddress) throws(CloudError) {
+        try enter("registerDevice")
+        try base.registerDevice(device)
+    }
+
+    public func unregisterDevice(_ device: DeviceAddress) throws(CloudError) {
+        try enter("unregisterDevice")
+        try base.unregisterDevice(device)
+    }
+
+    public func takeNotifications(for device: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification] {
+        try enter("takeNotifications")
+        return try base.takeNotifications(for: device, limit: limit)
+    }
+
+    public func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter {
+        try enter("makeNotificationWaiter")
+        return try base.makeNotificationWaiter(for: device)
     }
 }

@@ -120,4 +120,34 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
     public func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
         try retrying { () throws(CloudError) in try base.fetchKeyValueChanges(since: token, in: database) }
     }
+
+    // MARK: Subscriptions and notifications
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        try retrying { () throws(CloudError) in try base.saveSubscriptions(subscriptions, in: database) }
+    }
+
+    public func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        try retrying { () throws(CloudError) in try base.fetchAllSubscriptions(in: database) }
+    }
+
+    public func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError) {
+        try retrying { () throws(CloudError) in try base.deleteSubscriptions(ids, in: database) }
+    }
+
+    public func registerDevice(_ device: DeviceAddress) throws(CloudError) {
+        try retrying { () throws(CloudError) in try base.registerDevice(device) }
+    }
+
+    public func unregisterDevice(_ device: DeviceAddress) throws(CloudError) {
+        try retrying { () throws(CloudError) in try base.unregisterDevice(device) }
+    }
+
+    public func takeNotifications(for device: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification] {
+        try retrying { () throws(CloudError) in try base.takeNotifications(for: device, limit: limit) }
+    }
+
+    public func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter {
+        try retrying { () throws(CloudError) in try base.makeNotificationWaiter(for: device) }
+    }
 }

@@ -140,6 +140,8 @@ extension SQLiteCloud {
                     let dbSeq = try nextDatabaseSeq(dbID)
                     try connection.run("UPDATE zones SET seq=?, db_seq=?, record_count=record_count+? WHERE zone_id=?",
                                        seq, dbSeq, countDelta, zone.id)
+                    try enqueueRecordNotifications(zone: zone, dbID: dbID, request: request,
+                                                   saved: zoneResult.saved, deleted: zoneResult.deleted)
                 }
             }
         } catch is AtomicRollback {

@@ -23,6 +23,7 @@ extension SQLiteCloud {
                         """, db.id, spec.name, spec.atomic, dbSeq, clock())
                     let row = ZoneRow(id: connection.lastInsertRowID, name: spec.name, atomic: spec.atomic, seq: 0,
                                       floorSeq: 0, recordCount: 0)
+                    try enqueueZoneNotifications(zoneName: spec.name, dbID: db.id, request: request, deleted: false)
                     result.append(info(row, request: request))
                 }
                 return result
@@ -60,6 +61,7 @@ extension SQLiteCloud {
                     let dbSeq = try nextDatabaseSeq(db.id)
                     try connection.run("UPDATE zones SET deleted=?, db_seq=?, record_count=0 WHERE zone_id=?",
                                        purge ? 2 : 1, dbSeq, zone.id)
+                    try enqueueZoneNotifications(zoneName: name, dbID: db.id, request: request, deleted: true)
                 }
             }
         }

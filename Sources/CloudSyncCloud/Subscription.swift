@@ -166,7 +166,7 @@ public enum SubscriptionLimits {
 }
 
 extension Substring {
-    func trimmingSpaces() -> Substring {
+    fileprivate func trimmingSpaces() -> Substring {
         var s = self
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

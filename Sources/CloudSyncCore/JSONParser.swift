@@ -33,7 +33,12 @@ struct JSONByteParser {
     func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -121,7 +126,23 @@ struct JSONByteParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        // Fast path: no escape before the closing quote -> one String from the run, no copies.
+        var end = index
+        var ascii = true
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            if bytes[end] >= 0x80 { ascii = false }
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let start = index
+            let text: String? = bytes.withUnsafeBufferPointer { all in
+                let run = UnsafeBufferPointer(rebasing: all[start..<end])
+                return ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+            }
+            guard let text else { throw error("string is not valid UTF-8") }
+            index = end + 1
+            return text
+        }
         var runStart = index
         var buffer: [UInt8] = []
         func flush(_ parser: JSONByteParser, _ buffer: inout [UInt8], _ runStart: Int) {
@@ -175,8 +196,7 @@ struct JSONByteParser {
         guard let decoded = String(validating: buffer, as: UTF8.self) else {
             throw error("string is not valid UTF-8")
         }
-        scalars.append(contentsOf: decoded.unicodeScalars)
-        return String(scalars)
+        return decoded
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {

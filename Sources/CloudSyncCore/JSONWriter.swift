@@ -1,10 +1,50 @@
 extension JSONValue {
     /// Serializes to compact JSON (one line), as NDJSON and machine output want.
     public func serialized() -> String {
-        var out = ""
-        out.reserveCapacity(64)
-        write(to: &out, indent: nil, level: 0)
-        return out
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        writeCompact(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Compact output into a byte buffer (much cheaper than appending to a String piecewise).
+    func writeCompact(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: JSONValue.format(d).utf8)
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.writeCompact(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let pairs):
+            out.append(UInt8(ascii: "{"))
+            for (i, (key, value)) in pairs.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                value.writeCompact(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A string literal into a byte buffer: bulk copy when nothing needs escaping.
+    static func writeString(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            var text = ""
+            writeString(s, to: &text)
+            out.append(contentsOf: text.utf8)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: s.utf8)
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Serializes with two-space indentation, for humans.
@@ -60,6 +100,12 @@ extension JSONValue {
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Fast path: nothing to escape (the common case) -> one bulk append.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -128,8 +128,9 @@ public struct ChangeFetcher {
     func fetchZone(_ zoneID: ZoneID, reset: Bool, summary: inout FetchSummary,
                    onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
         var token = try store.zoneToken(zoneID, scope)
-        let cachedCount = try store.cachedRecordCount(zoneID, scope)
-        if reset || token == nil, cachedCount > 0 {
+        // Only a fetch from the start needs to know whether records are cached: counting them
+        // on every incremental fetch is a scan of the whole zone.
+        if reset || token == nil, try store.cachedRecordCount(zoneID, scope) > 0 {
             // Fetching from the start rebuilds the zone: drop what is cached first.
             try store.dropZone(zoneID, scope, reason: nil, sink: sink)
             token = nil

@@ -27,6 +27,11 @@ public struct EncryptingAdapter: ModelAdapter {
         encryptedFields[recordType]?.contains(field) == true || inner.forcesData(field: field, recordType: recordType)
     }
 
+    public func resolveConflict(recordType: String, local: MergeSide, server: MergeSide, ancestor: [String: FieldValue]?,
+                                policy: MergePolicy) -> MergeOutcome? {
+        inner.resolveConflict(recordType: recordType, local: local, server: server, ancestor: ancestor, policy: policy)
+    }
+
     public func outgoingFields(_ record: LocalRecord) throws(CloudError) -> [String: FieldValue] {
         var fields = try inner.outgoingFields(record)
         guard let marked = encryptedFields[record.recordType], !marked.isEmpty else { return fields }

@@ -27,6 +27,12 @@ public struct MergeSide: Sendable, Hashable {
 
 /// What a merge decided.
 public struct MergeOutcome: Sendable, Hashable {
+    public init(fields: [String: FieldValue]?, resolution: String, contestedKeys: [String]) {
+        self.fields = fields
+        self.resolution = resolution
+        self.contestedKeys = contestedKeys
+    }
+
     /// The merged fields, or nil when the record ends deleted.
     public var fields: [String: FieldValue]?
     /// A human sentence: what won and why.

@@ -15,6 +15,18 @@ public protocol ModelAdapter: Sendable {
     func incomingFields(_ record: Record) throws(CloudError) -> [String: FieldValue]
     /// True when a BYTES field must stay inline BYTES however large it is.
     func forcesData(field: String, recordType: String) -> Bool
+    /// Custom conflict resolution for a record type (e.g. "a counter never goes back"), in the
+    /// local model's terms; nil leaves it to the merge policy. `local`/`server` nil: deleted.
+    func resolveConflict(recordType: String, local: MergeSide, server: MergeSide, ancestor: [String: FieldValue]?,
+                         policy: MergePolicy) -> MergeOutcome?
+}
+
+extension ModelAdapter {
+    /// By default the merge policy decides.
+    public func resolveConflict(recordType: String, local: MergeSide, server: MergeSide, ancestor: [String: FieldValue]?,
+                                policy: MergePolicy) -> MergeOutcome? {
+        nil
+    }
 }
 
 /// The adapter of the generic `cloudsync store`: every record type, fields as they are.

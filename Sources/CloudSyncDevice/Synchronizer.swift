@@ -255,9 +255,11 @@ public final class Synchronizer {
                                                                                adapter: adapter, blobs: &localBlobs) }
         let serverFields = try adapter.incomingFields(server)
         let ancestorFields = try ancestor.map { try adapter.incomingFields($0) }
-        let outcome = RecordMerger.merge(local: MergeSide(fields: localCloud, modified: local?.modified ?? now),
-                                         server: MergeSide(fields: serverFields, modified: server.system?.modified.timestamp ?? 0),
-                                         ancestor: ancestorFields, policy: policy)
+        let localSide = MergeSide(fields: localCloud, modified: local?.modified ?? now)
+        let serverSide = MergeSide(fields: serverFields, modified: server.system?.modified.timestamp ?? 0)
+        let outcome = adapter.resolveConflict(recordType: server.recordType, local: localSide, server: serverSide,
+                                              ancestor: ancestorFields, policy: policy)
+            ?? RecordMerger.merge(local: localSide, server: serverSide, ancestor: ancestorFields, policy: policy)
         try store.upsertCache(server, scope)
         let zone = server.recordID.zoneID.zoneName
         let name = server.recordID.recordName

@@ -20,11 +20,19 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// A non-null pointer for binding "" (a null pointer would bind NULL).
+    nonisolated(unsafe) static let emptyText: UnsafePointer<CChar> = {
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+        pointer.initialize(to: 0)
+        return UnsafePointer(pointer)
+    }()
+
     /// Resets the statement and binds the parameters positionally (1-based in SQL).
     @discardableResult
     public func bind(_ values: [any SQLiteBindable]) throws(SQLiteError) -> Statement {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // Every parameter is rebound below; clearing is needed only when fewer values are given.
+        if values.count < Int(sqlite3_bind_parameter_count(handle)) { sqlite3_clear_bindings(handle) }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let rc: Int32
@@ -32,7 +40,15 @@ public final class Statement {
             case .null: rc = sqlite3_bind_null(handle, index)
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
             case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+            case .text(var v):
+                // Bind from the string's own UTF-8 with its length: passing a String to a C
+                // `const char *` copies it into a temporary NUL-terminated array first.
+                rc = v.withUTF8 { utf8 in
+                    utf8.withMemoryRebound(to: CChar.self) { chars in
+                        sqlite3_bind_text(handle, index, chars.baseAddress ?? Statement.emptyText, Int32(chars.count),
+                                          csqlite_transient())
+                    }
+                }
             case .blob(let v):
                 rc = v.withUnsafeBytes { buffer in
                     sqlite3_bind_blob64(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),

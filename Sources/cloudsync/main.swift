@@ -5,6 +5,7 @@ import KeysCommand
 import RecordCommand
 import ReplCommand
 import StoreCommand
+import SubscribeCommand
 import TourCommand
 import ZoneCommand
 
@@ -18,12 +19,14 @@ registry.register(RecordCommand.spec)
 registry.register(FetchChangesCommand.spec)
 registry.register(StoreCommand.spec)
 registry.register(KVCommand.spec)
+registry.register(SubscribeCommand.spec)
 registry.register(KeysCommand.spec)
 registry.register(TourCommand.spec)
 
 /// Live completion values for the REPL and the shell scripts (zone names, record types, record
 /// names); a family that brings a new CompletionKind adds its provider with `.adding(_:_:)`.
 let liveValues = LiveValueSource.cloud
+    .adding(.subscriptionID, SubscribeCommand.subscriptionIDs)
 registry.register(ReplCommand.spec(liveValues: liveValues))
 registry.register(CompleteCommand.spec(liveValues: liveValues))
 registry.register(GenerateDocsCommand.spec)

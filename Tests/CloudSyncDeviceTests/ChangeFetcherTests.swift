@@ -184,4 +184,13 @@ final class CountdownCloud: CloudService, @unchecked Sendable {
     func fetchKeyValueChanges(since t: ServerChangeToken?, in d: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
         try base.fetchKeyValueChanges(since: t, in: d)
     }
+    func saveSubscriptions(_ s: [Subscription], in d: DatabaseRequest) throws(CloudError) -> [Subscription] { try base.saveSubscriptions(s, in: d) }
+    func fetchAllSubscriptions(in d: DatabaseRequest) throws(CloudError) -> [Subscription] { try base.fetchAllSubscriptions(in: d) }
+    func deleteSubscriptions(_ i: [String], in d: DatabaseRequest) throws(CloudError) { try base.deleteSubscriptions(i, in: d) }
+    func registerDevice(_ a: DeviceAddress) throws(CloudError) { try base.registerDevice(a) }
+    func unregisterDevice(_ a: DeviceAddress) throws(CloudError) { try base.unregisterDevice(a) }
+    func takeNotifications(for a: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification] {
+        try base.takeNotifications(for: a, limit: limit)
+    }
+    func makeNotificationWaiter(for a: DeviceAddress) throws(CloudError) -> any NotificationWaiter { try base.makeNotificationWaiter(for: a) }
 }

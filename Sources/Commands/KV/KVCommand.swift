@@ -45,12 +45,31 @@ public enum KVCommand {
     static let set = CommandSpec(
         name: "set", abstract: "Set a key (offline; pending until kv sync).",
         options: [OptionSpec("type", value: "TYPE", help: "string (default), number, bool, data (base64) or json.",
-                             completion: .values(["string", "number", "bool", "data", "json"]))],
+                             completion: .values(["string", "number", "bool", "data", "json"])),
+                  OptionSpec("file", value: "PATH", help: "Read the value from a file (- for stdin); data is taken raw.",
+                             completion: .file)],
         arguments: [ArgumentSpec("key", help: "The key (at most 64 bytes).", completion: .kvKey),
-                    ArgumentSpec("value", help: "The value.")],
+                    ArgumentSpec("value", help: "The value (or --file).", optional: true)],
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
-            let text = arguments.argument("value") ?? ""
+            if let path = arguments.value("file") {
+                guard arguments.argument("value") == nil else { throw CLIError.usage("give the value or --file, not both") }
+                let bytes = try readValue(path)
+                let type = arguments.value("type") ?? "string"
+                let value: KeyValue
+                if type == "data" {
+                    value = .data(bytes)
+                } else {
+                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                        throw CLIError.badInput("\(path) is not UTF-8 text; use --type data")
+                    }
+                    value = try parse(type == "string" ? text : text.trimmingNewline, type: type)
+                }
+                try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
+                context.output.info("\(key) set (pending until 'kv sync')")
+                return
+            }
+            guard let text = arguments.argument("value") else { throw CLIError.usage("a value (or --file) is required") }
             let value = try parse(text, type: arguments.value("type") ?? "string")
             try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
             context.output.info("\(key) set (pending until 'kv sync')")
@@ -106,6 +125,23 @@ public enum KVCommand {
             }
         })
 
+    /// Reads a value file (or stdin for `-`), refusing more than 2 MB.
+    static func readValue(_ path: String) throws -> [UInt8] {
+        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError.badInput("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { if fd != 0 { close(fd) } }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = Glibc.read(fd, &buffer, buffer.count)
+            if n < 0 { throw CLIError.badInput("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+            if bytes.count > 2 << 20 { throw CLIError.badInput("\(path) is larger than 2 MB; a value holds at most 1 MB") }
+        }
+        return bytes
+    }
+
     /// Parses a value given on the command line as a type.
     static func parse(_ text: String, type: String) throws -> KeyValue {
         switch type {
@@ -136,4 +172,9 @@ public enum KVCommand {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
+}
+
+extension String {
+    /// Without one trailing newline (files usually end with one).
+    var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

@@ -68,9 +68,11 @@ final class ReadlineEditor: LineEditor {
     }
 
     func readLine(prompt: String) -> LineInput {
-        // A Ctrl-C that stopped the previous command is not meant for this prompt.
-        _ = takeSignals()
+        // A Ctrl-C that stopped the previous command is not meant for this prompt; a resize
+        // while it ran is.
+        let pending = takeSignals()
         ReadlineGlobals.accepted = nil
+        if pending.contains(SIGWINCH) { rl_resize_terminal() }
         rl_callback_handler_install(prompt, readlineLineHandler)
         while true {
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),

@@ -4,8 +4,8 @@ import CloudSyncDevice
 
 /// `store config`: the store's sync settings.
 enum StoreConfig {
-    static let mergePolicyKey = "merge_policy"
-    static let forceDataKey = "force_data"
+    static let mergePolicyKey = SyncVerb.mergePolicyKey
+    static let forceDataKey = SyncVerb.forceDataKey
 
     static let spec = CommandSpec(
         name: "config", abstract: "Show or set the store's sync settings.",

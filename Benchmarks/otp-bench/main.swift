@@ -1,0 +1,1 @@
+print("otp-bench: being written")

@@ -1,0 +1,187 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncDevice
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The sync verb shared by every module that syncs a local model (`store sync`, `otp sync`):
+/// `sync` alone syncs when the account's toggle is on, `sync on` turns it on and syncs, `sync
+/// off [--delete-cloud-data --yes]` turns it off (and deletes the model's zones from the cloud).
+/// One flow, so every family behaves the same.
+public struct SyncVerb {
+    /// Options every sync verb takes.
+    public static let options: [OptionSpec] = [
+        OptionSpec("download-only", help: "Only pull; leave local changes pending."),
+        OptionSpec("batch-size", value: "N", help: "Records per modify call (1-400)."),
+        OptionSpec("force-data", help: "Send BYTES fields inline this time instead of as assets."),
+        OptionSpec("delete-cloud-data", help: "With off: delete the synced zones from the cloud."),
+        OptionSpec("yes", short: "y", help: "With --delete-cloud-data: do not ask."),
+    ]
+
+    /// The optional on/off argument.
+    public static let stateArgument = ArgumentSpec("state", help: "on or off: turn sync on or off for the account.",
+                                                   optional: true, completion: .values(["on", "off"]))
+
+    /// The store-config key of the merge policy.
+    public static let mergePolicyKey = "merge_policy"
+    /// The store-config key of force-data.
+    public static let forceDataKey = "force_data"
+
+    /// Makes the local model's adapter (given whether BYTES travel inline).
+    public let makeAdapter: @Sendable (_ forceData: Bool) -> any ModelAdapter
+
+    public init(makeAdapter: @escaping @Sendable (_ forceData: Bool) -> any ModelAdapter) {
+        self.makeAdapter = makeAdapter
+    }
+
+    /// Runs the verb.
+    public func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        var options = SyncOptions()
+        options.downloadOnly = arguments.flag("download-only")
+        if let text = arguments.value("batch-size") {
+            guard let n = Int(text), (1...CloudLimits.maxRecordsPerModify).contains(n) else {
+                throw CLIError.usage("--batch-size must be 1 to \(CloudLimits.maxRecordsPerModify), got '\(text)'")
+            }
+            options.batchSize = n
+        }
+        let store = try context.deviceStore()
+        let container = context.settings.container
+        if let text = try store.syncState(container: container, SyncVerb.mergePolicyKey) {
+            guard let policy = MergePolicy(rawValue: text) else {
+                throw CLIError.failed("the store's merge policy '\(text)' is unknown; set it with 'store config merge-policy'")
+            }
+            options.mergePolicy = policy
+        }
+        let configuredForceData = try store.syncState(container: container, SyncVerb.forceDataKey) == "on"
+        let forceData = arguments.flag("force-data") || configuredForceData
+        let state = arguments.argument("state")
+        if arguments.flag("delete-cloud-data") && state != "off" {
+            throw CLIError.usage("--delete-cloud-data goes with 'sync off'")
+        }
+        let session = try context.session()
+        let keyValues = try session.keyValueSync()
+        let now = systemClock()
+        switch state {
+        case "on"?:
+            try SyncToggle.set(true, store: store, container: container, now: now)
+            try keyValues.sync()
+            context.output.info("sync is on for account \(context.settings.account)")
+        case "off"?:
+            if arguments.flag("delete-cloud-data") && !arguments.flag("yes") {
+                guard context.isInteractive else {
+                    throw CLIError.usage("deleting the cloud copy needs confirmation: add --yes")
+                }
+                guard Prompt.confirm("Delete the synced data from the cloud? Other devices keep theirs. [y/N] ",
+                                     output: context.output) else {
+                    throw CLIError.failed("sync left on; nothing deleted")
+                }
+            }
+            try SyncToggle.set(false, store: store, container: container, now: now)
+            try keyValues.sync()
+            var deleted: [String] = []
+            if arguments.flag("delete-cloud-data") {
+                let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
+                                                adapter: makeAdapter(forceData), options: options)
+                deleted = try synchronizer.deleteCloudData()
+            }
+            if context.output.isJSON {
+                context.output.json(.object([("syncEnabled", .bool(false)), ("deletedZones", .array(deleted.map { .string($0) }))]))
+            } else {
+                context.output.line("sync is off for account \(context.settings.account); local changes keep recording")
+                for zone in deleted { context.output.line("deleted zone \(zone) from the cloud") }
+            }
+            return
+        case nil:
+            try keyValues.sync()
+        case let other?:
+            throw CLIError.usage("unknown sync state '\(other)'; use on or off")
+        }
+        guard try SyncToggle.isOn(store: store, container: container) else {
+            if context.output.isJSON {
+                context.output.json(.object([("syncEnabled", .bool(false)),
+                                             ("pending", .int(Int64(try store.pendingCount(container: container))))]))
+            } else {
+                context.output.line("sync is off for account \(context.settings.account): nothing was sent or fetched; turn it on with 'sync on'")
+            }
+            return
+        }
+        let adapter = try session.storeAdapter(makeAdapter(forceData))
+        let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
+                                        adapter: adapter, options: options)
+        let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
+        let report = try synchronizer.sync { progress in bar.show(progress) }
+        bar.finish()
+        SyncVerb.print(report, context)
+        if report.failures.count == 1, let (id, error) = report.failures.first {
+            var only = error
+            only.recordID = id
+            throw only
+        }
+        if !report.failures.isEmpty {
+            throw CloudError(.partialFailure, "\(report.failures.count) records could not be pushed; they stay pending",
+                             partialErrors: report.failures)
+        }
+    }
+
+    /// Prints a sync report as text or JSON.
+    public static func print(_ report: SyncReport, _ context: CommandContext) {
+        let out = context.output
+        if out.isJSON {
+            out.json(.object([
+                ("saved", .int(Int64(report.savedRecords))), ("deleted", .int(Int64(report.deletedRecords))),
+                ("pulledChanges", .int(Int64(report.pulledChanges))), ("pulledDeletions", .int(Int64(report.pulledDeletions))),
+                ("conflicts", .array(report.conflicts.map { conflict in
+                    .object([("zoneName", .string(conflict.zoneName)), ("recordName", .string(conflict.recordName)),
+                             ("policy", .string(conflict.policy.rawValue)), ("resolution", .string(conflict.resolution)),
+                             ("contestedKeys", .array(conflict.contestedKeys.map { .string($0) }))])
+                })),
+                ("recreatedZones", .array(report.recreatedZones.map { .string($0) })),
+                ("failures", .array(report.failures.sorted { $0.key.recordName < $1.key.recordName }.map { id, error in
+                    .object([("recordName", .string(id.recordName)), ("zoneName", .string(id.zoneID.zoneName)),
+                             ("serverErrorCode", .string(error.code.serverErrorCode)), ("reason", .string(error.reason))])
+                })),
+                ("pending", .int(Int64(report.pendingAfter))),
+            ]))
+            return
+        }
+        for zone in report.recreatedZones {
+            out.line("zone \(zone) was missing in the cloud: re-created, its records uploaded again")
+        }
+        for conflict in report.conflicts {
+            out.line("conflict \(conflict.zoneName)/\(conflict.recordName): \(conflict.resolution)")
+        }
+        out.line("pushed \(report.savedRecords) saved, \(report.deletedRecords) deleted; pulled \(report.pulledChanges) changed, \(report.pulledDeletions) deleted; \(report.conflicts.count) conflicts; \(report.pendingAfter) pending")
+    }
+}
+
+/// A one-line progress bar on stderr, redrawn in place; silent when disabled.
+final class ProgressBar {
+    let enabled: Bool
+    let output: Output
+    var drawn = false
+
+    init(enabled: Bool, output: Output) {
+        self.enabled = enabled
+        self.output = output
+    }
+
+    func show(_ progress: SyncProgress) {
+        guard enabled else { return }
+        let text: String
+        switch progress {
+        case .pushing(let done, let total):
+            let width = 30
+            let filled = total == 0 ? width : width * done / max(total, 1)
+            text = "pushing [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)"
+        case .pulling(let records):
+            text = "pulling \(records) records"
+        }
+        output.writeError("\r\u{1B}[2K" + text)
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { output.writeError("\r\u{1B}[2K") }
+    }
+}

@@ -1,0 +1,107 @@
+import CloudSyncCore
+import CloudSyncSQLite
+
+/// Delivers the notifications of one change to the registered devices of each subscription
+/// owner, skipping the device that made the change, and remembers which devices got a new row so
+/// their listeners can be woken.
+struct NotificationFanOut {
+    let queue: NotificationQueue
+    let request: DatabaseRequest
+    let now: Int64
+    let cloudPath: String
+    private var devicesByOwner: [String: [String]] = [:]
+    private var woken: Set<DeviceAddress> = []
+
+    init(connection: Connection, request: DatabaseRequest, now: Int64) {
+        queue = NotificationQueue(connection: connection)
+        self.request = request
+        self.now = now
+        cloudPath = connection.path
+    }
+
+    /// The notification a subscription sends, before the details of its kind.
+    func notification(for subscription: Subscription) -> CloudNotification {
+        CloudNotification(notificationID: "", kind: .database, subscriptionID: subscription.subscriptionID,
+                          containerIdentifier: request.container, databaseScope: request.scope,
+                          alertBody: subscription.notificationInfo.alertBody, creationDate: now)
+    }
+
+    /// Enqueues `notification` for every registered device of `owner` but the one that made the change.
+    mutating func send(_ notification: CloudNotification, to owner: String, coalesceKey: String?) throws {
+        if devicesByOwner[owner] == nil {
+            devicesByOwner[owner] = try queue.devices(container: request.container, owner: owner)
+        }
+        let payload = NotificationQueue.payload(notification)
+        for device in devicesByOwner[owner] ?? [] {
+            if owner == request.userRecordName && device == request.deviceID { continue }
+            let address = DeviceAddress(container: request.container, userRecordName: owner, deviceID: device)
+            if try queue.enqueue(to: address, payload: payload, coalesceKey: coalesceKey, now: now) {
+                woken.insert(address)
+            }
+        }
+    }
+
+    /// Touches the wake-up file of every device that got a new notification.
+    func wake() {
+        guard !woken.isEmpty, !cloudPath.isEmpty, cloudPath != ":memory:" else { return }
+        let wakeUps = NotificationWakeUpFiles(cloudPath: cloudPath)
+        for device in woken { wakeUps.post(device) }
+    }
+}
+
+/// One record change of a modify call, as query subscriptions see it.
+struct RecordEvent {
+    /// The record as saved, or as it was before its deletion.
+    var record: Record
+    /// True for a deletion.
+    var deleted: Bool
+    /// For a save: the record had a live version before the call.
+    var existedBefore: Bool
+
+    /// The reason a query subscription fires for this change, or nil when it does not.
+    func firing(_ query: QuerySubscription) -> CloudNotification.QueryReason? {
+        guard record.recordType == query.recordType else { return nil }
+        let reason: CloudNotification.QueryReason
+        let option: QueryFiresOn
+        if deleted {
+            (reason, option) = (.recordDeleted, .delete)
+        } else if existedBefore {
+            (reason, option) = (.recordUpdated, .update)
+        } else {
+            (reason, option) = (.recordCreated, .create)
+        }
+        guard query.firesOn.contains(option), query.predicate.evaluate(record) else { return nil }
+        return reason
+    }
+
+    /// The changes of a call in commit order: saves, then deletions. A record saved and then
+    /// deleted in the same call (by a DELETE_SELF cascade) counts as deleted only; one that did
+    /// not exist before the call counts as nothing.
+    static func list(saved: [Record], deleted: [RecordID], images: [String: SQLiteCloud.RecordImage]) -> [RecordEvent] {
+        let deletedNames = Set(deleted.map(\.recordName))
+        var savedByName: [String: Record] = [:]
+        var events: [RecordEvent] = []
+        for record in saved {
+            let name = record.recordID.recordName
+            savedByName[name] = record
+            guard !deletedNames.contains(name) else { continue }
+            let existed: Bool
+            if let image = images[name] {
+                existed = image.live
+            } else if let system = record.system {
+                existed = system.created != system.modified
+            } else {
+                existed = false
+            }
+            events.append(RecordEvent(record: record, deleted: false, existedBefore: existed))
+        }
+        for id in deleted {
+            let image = images[id.recordName]
+            if image?.live == false { continue }
+            guard var before = image?.record ?? savedByName[id.recordName] else { continue }
+            before.recordID = id
+            events.append(RecordEvent(record: before, deleted: true, existedBefore: true))
+        }
+        return events
+    }
+}

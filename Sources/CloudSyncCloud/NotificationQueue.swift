@@ -1,0 +1,60 @@
+import CloudSyncCore
+import CloudSyncSQLite
+
+/// The SQL of the embedded cloud's device registry and notification queues. Every method runs
+/// inside the caller's transaction.
+struct NotificationQueue {
+    let connection: Connection
+
+    /// Registers a device (or notes that it was seen again).
+    func register(_ device: DeviceAddress, now: Int64) throws {
+        try connection.run("""
+            INSERT INTO notification_devices(container, owner, device, registered_ms, seen_ms) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(container, owner, device) DO UPDATE SET seen_ms = excluded.seen_ms
+            """, device.container, device.userRecordName, device.deviceID, now, now)
+    }
+
+    /// Removes a device's registration and its unread notifications.
+    func unregister(_ device: DeviceAddress) throws {
+        try connection.run("DELETE FROM notification_devices WHERE container=? AND owner=? AND device=?",
+                           device.container, device.userRecordName, device.deviceID)
+        try connection.run("DELETE FROM notifications WHERE container=? AND owner=? AND device=?",
+                           device.container, device.userRecordName, device.deviceID)
+    }
+
+    /// The registered devices of an account.
+    func devices(container: String, owner: String) throws -> [String] {
+        try connection.query("SELECT device FROM notification_devices WHERE container=? AND owner=? ORDER BY device",
+                             [container, owner]) { $0.string(0) }
+    }
+
+    /// Adds a notification to a device's queue. With a `coalesceKey`, nothing is added while an
+    /// unread notification with the same key waits. Returns true when a row was added.
+    func enqueue(to device: DeviceAddress, payload: String, coalesceKey: String?, now: Int64) throws -> Bool {
+        try connection.run("""
+            INSERT OR IGNORE INTO notifications(container, owner, device, coalesce_key, payload, created_ms)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, device.container, device.userRecordName, device.deviceID, coalesceKey, payload, now)
+        return connection.changes > 0
+    }
+
+    /// Reads and removes the oldest `limit` notifications of a device.
+    func take(for device: DeviceAddress, limit: Int) throws -> [CloudNotification] {
+        let rows = try connection.query("""
+            SELECT notification_id, payload FROM notifications
+            WHERE container=? AND owner=? AND device=? ORDER BY notification_id LIMIT ?
+            """, [device.container, device.userRecordName, device.deviceID, Int64(limit)]) { ($0.int64(0), $0.string(1)) }
+        guard let last = rows.last?.0 else { return [] }
+        try connection.run("DELETE FROM notifications WHERE container=? AND owner=? AND device=? AND notification_id<=?",
+                           device.container, device.userRecordName, device.deviceID, last)
+        return try rows.map { id, payload in
+            try CloudNotification(json: try JSONValue.parse(payload), notificationID: String(id))
+        }
+    }
+
+    /// The stored form of a notification: its JSON without the ID (the row's key).
+    static func payload(_ notification: CloudNotification) -> String {
+        guard case .object(let pairs) = notification.json else { return "{}" }
+        return JSONValue.object(pairs.filter { $0.0 != "notificationID" }).serialized()
+    }
+}

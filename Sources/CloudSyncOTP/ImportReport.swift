@@ -1,0 +1,50 @@
+/// An entry of an import file that was not imported, and why.
+public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where it was: a line number, the entry's label, or its position.
+    public var entry: String
+    /// The reason, in words.
+    public var reason: String
+
+    public init(entry: String, reason: String) {
+        self.entry = entry
+        self.reason = reason
+    }
+
+    public var description: String { entry.isEmpty ? reason : "\(entry): \(reason)" }
+}
+
+/// What an import file held: the usable tokens, in file order, and the broken entries.
+public struct ImportContents: Sendable {
+    /// The format that was read.
+    public var format: ImportFormat
+    public var tokens: [OTPToken]
+    public var problems: [ImportProblem]
+
+    public init(format: ImportFormat, tokens: [OTPToken] = [], problems: [ImportProblem] = []) {
+        self.format = format
+        self.tokens = tokens
+        self.problems = problems
+    }
+}
+
+/// The import formats.
+public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
+    /// `otpauth://` and `otpauth-migration://` URIs, one per line.
+    case uris = "uri"
+    /// An Aegis vault export (plain or password-encrypted).
+    case aegis
+    /// A 2FAS `.2fas` backup (plain).
+    case twoFAS = "2fas"
+    /// An andOTP JSON backup (plain).
+    case andOTP = "andotp"
+
+    /// The name shown to people.
+    public var displayName: String {
+        switch self {
+        case .uris: "otpauth URIs"
+        case .aegis: "Aegis vault"
+        case .twoFAS: "2FAS backup"
+        case .andOTP: "andOTP backup"
+        }
+    }
+}

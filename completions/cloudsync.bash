@@ -1,0 +1,216 @@
+# shellcheck shell=bash
+# bash completion for cloudsync.
+# Generated from the command table by 'cloudsync __generate-docs'; do not edit.
+# Regenerate with: swift package --allow-writing-to-package-directory generate-docs
+#
+# Install: source this file from ~/.bashrc, or copy it to
+#   ~/.local/share/bash-completion/completions/cloudsync
+# Commands, options and fixed values come from this file; live values (zone names,
+# record types, ...) from the hidden entry point 'cloudsync __complete -- <words>'.
+
+# __cloudsync_table PATH: describes the command PATH ('' for cloudsync itself, 'zone create')
+# in subs (its subcommands), opts (its long options, then the global ones) and valopts (the
+# options, long and short, that take a value).
+__cloudsync_table() {
+    subs='' opts='' valopts=''
+    case $1 in
+    '') subs='zone record fetch-changes store kv keys tour repl help' opts='--version' ;;
+    'zone') subs='create list delete' ;;
+    'zone create') opts='--atomic --database' valopts='--database' ;;
+    'zone list') opts='--database' valopts='--database' ;;
+    'zone delete') opts='--yes --purge --database' valopts='--database' ;;
+    'record') subs='save get delete query' ;;
+    'record save') opts='--field --fields-json --zone --change-tag --policy --database' valopts='--field -f --fields-json --zone --change-tag --policy --database' ;;
+    'record get') opts='--zone --database' valopts='--zone --database' ;;
+    'record delete') opts='--zone --database' valopts='--zone --database' ;;
+    'record query') opts='--where --arg --sort --limit --continuation --all --zone --database' valopts='--where --arg --sort --limit --continuation --zone --database' ;;
+    'fetch-changes') opts='--zone --reset --limit --database' valopts='--zone --limit --database' ;;
+    'store') subs='put get delete query history status sync config conflicts' ;;
+    'store put') opts='--field --unset --encrypt --zone' valopts='--field -f --unset --encrypt --zone' ;;
+    'store get') opts='--zone' valopts='--zone' ;;
+    'store delete') opts='--zone' valopts='--zone' ;;
+    'store query') opts='--where --arg --sort --limit --zone' valopts='--where --arg --sort --limit --zone' ;;
+    'store history') opts='--since --limit' valopts='--since --limit' ;;
+    'store sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
+    'store conflicts') opts='--unresolved --limit' valopts='--limit' ;;
+    'kv') subs='get set delete list sync' ;;
+    'kv set') opts='--type' valopts='--type' ;;
+    'keys') subs='unlock lock status passphrase' ;;
+    'keys passphrase') subs='change' ;;
+    'tour') opts='--keep' ;;
+    'repl') opts='--bail --echo' ;;
+    'help') opts='--all' ;;
+    esac
+    opts+=' --account --device --container --cloud --home --json --quiet --no-color --help'
+    valopts+=' --account --device --container --cloud --home'
+}
+
+# __cloudsync_option_kind PATH OPTION: how the value of OPTION completes, in kind: none,
+# file, live (ask cloudsync __complete) or 'values:<word> <word>...'.
+__cloudsync_option_kind() {
+    case "$1|$2" in
+    'zone create|--database') kind='values:private shared public' ;;
+    'zone list|--database') kind='values:private shared public' ;;
+    'zone delete|--database') kind='values:private shared public' ;;
+    'record save|--fields-json') kind=file ;;
+    'record save|--zone') kind=live ;;
+    'record save|--policy') kind='values:if-unchanged changed-keys all-keys' ;;
+    'record save|--database') kind='values:private shared public' ;;
+    'record get|--zone') kind=live ;;
+    'record get|--database') kind='values:private shared public' ;;
+    'record delete|--zone') kind=live ;;
+    'record delete|--database') kind='values:private shared public' ;;
+    'record query|--zone') kind=live ;;
+    'record query|--database') kind='values:private shared public' ;;
+    'fetch-changes|--zone') kind=live ;;
+    'fetch-changes|--database') kind='values:private shared' ;;
+    'store put|--zone') kind=live ;;
+    'store get|--zone') kind=live ;;
+    'store delete|--zone') kind=live ;;
+    'store query|--zone') kind=live ;;
+    'kv set|--type') kind='values:string number bool data json' ;;
+    *'|--home') kind=file ;;
+    *) kind=none ;;
+    esac
+}
+
+# __cloudsync_argument_kind PATH INDEX: how the positional argument at INDEX (from 0) of
+# the command PATH completes, in kind.
+__cloudsync_argument_kind() {
+    case "$1|$2" in
+    'zone delete|'*) kind=live ;;
+    'record save|'0) kind=live ;;
+    'record save|'1) kind=live ;;
+    'record get|'*) kind=live ;;
+    'record delete|'*) kind=live ;;
+    'record query|'0) kind=live ;;
+    'store put|'0) kind=live ;;
+    'store put|'1) kind=live ;;
+    'store get|'*) kind=live ;;
+    'store delete|'*) kind=live ;;
+    'store query|'0) kind=live ;;
+    'store sync|'0) kind='values:on off' ;;
+    'store config|'0) kind='values:merge-policy force-data' ;;
+    'kv get|'0) kind=live ;;
+    'kv set|'0) kind=live ;;
+    'kv delete|'0) kind=live ;;
+    'repl|'0) kind=file ;;
+    'help|'*) kind=live ;;
+    *) kind=none ;;
+    esac
+}
+
+# __cloudsync_words: COMP_WORDS and COMP_CWORD as words and cword, with '--option' '=' 'value'
+# (COMP_WORDBREAKS splits at '=') glued back into '--option=value'.
+__cloudsync_words() {
+    words=() cword=0
+    local i=0 j=0 w
+    while ((i < ${#COMP_WORDS[@]})); do
+        w=${COMP_WORDS[i]}
+        if ((j > 0)) && [[ $w == = && ${words[j-1]} == --* && ${words[j-1]} != *=* ]]; then
+            words[j-1]+==
+            ((i == COMP_CWORD)) && cword=$((j - 1))
+            if ((i + 1 < ${#COMP_WORDS[@]} && i + 1 <= COMP_CWORD)); then
+                i=$((i + 1))
+                words[j-1]+=${COMP_WORDS[i]}
+                ((i == COMP_CWORD)) && cword=$((j - 1))
+            fi
+        else
+            words[j]=$w
+            ((i == COMP_CWORD)) && cword=$j
+            j=$((j + 1))
+        fi
+        i=$((i + 1))
+    done
+}
+
+# __cloudsync_live: the candidates 'cloudsync __complete' prints for the words up to the cursor.
+__cloudsync_live() {
+    local program=${words[0]}
+    [[ $program == */* && -x $program ]] || program=cloudsync
+    "$program" __complete -- "${words[@]:1:cword}" 2>/dev/null
+}
+
+# __cloudsync_offer KIND CUR [PREFIX]: fills COMPREPLY for a value of KIND starting with CUR.
+# PREFIX ('--zone=') is put in front when COMP_WORDBREAKS does not split at '='.
+__cloudsync_offer() {
+    local kind=$1 cur=$2 prefix=${3-} line
+    [[ $COMP_WORDBREAKS == *=* ]] && prefix=
+    case $kind in
+    file)
+        compopt -o filenames 2>/dev/null
+        while IFS= read -r line; do COMPREPLY+=("$prefix$line"); done < <(compgen -f -- "$cur")
+        ;;
+    live)
+        while IFS= read -r line; do
+            [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$prefix$line")
+        done < <(__cloudsync_live)
+        ;;
+    values:*)
+        local -a values
+        read -ra values <<<"${kind#values:}"
+        for line in "${values[@]}"; do
+            [[ $line == "$cur"* ]] && COMPREPLY+=("$prefix$line")
+        done
+        ;;
+    esac
+}
+
+_cloudsync() {
+    local words cword cur subs opts valopts kind path='' expect='' npos=0 eoo=0 i w
+    COMPREPLY=()
+    __cloudsync_words
+    cur=${words[cword]-}
+    __cloudsync_table ''
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $expect ]]; then
+            expect=''
+            continue
+        fi
+        if ((!eoo)); then
+            case $w in
+            --) eoo=1; continue ;;
+            --*=*) continue ;;
+            -?*) [[ " $valopts " == *" $w "* ]] && expect=$w; continue ;;
+            esac
+        fi
+        if [[ -z $path ]] || ((npos == 0 && !eoo)); then
+            if [[ -n $subs && " $subs " == *" $w "* ]]; then
+                path=${path:+$path }$w
+                eoo=0
+                __cloudsync_table "$path"
+                continue
+            fi
+            if [[ -z $path ]]; then
+                # A plugin (cloudsync-<name>): its arguments are its own business.
+                compopt -o filenames 2>/dev/null
+                while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$cur")
+                return 0
+            fi
+        fi
+        npos=$((npos + 1))
+    done
+    if [[ -n $expect ]]; then
+        __cloudsync_option_kind "$path" "$expect"
+        __cloudsync_offer "$kind" "$cur"
+    elif ((!eoo)) && [[ $cur == --*=* ]]; then
+        __cloudsync_option_kind "$path" "${cur%%=*}"
+        __cloudsync_offer "$kind" "${cur#*=}" "${cur%%=*}="
+    elif ((!eoo)) && [[ $cur == -* ]]; then
+        for w in $opts; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done
+    elif [[ -n $subs ]] && ((npos == 0)); then
+        for w in $subs; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done
+        if [[ -z $path ]]; then
+            while IFS= read -r w; do
+                [[ -n $w ]] && COMPREPLY+=("${w#cloudsync-}")
+            done < <(compgen -c -- "cloudsync-$cur" | sort -u)
+        fi
+    else
+        __cloudsync_argument_kind "$path" "$npos"
+        __cloudsync_offer "$kind" "$cur"
+    fi
+    return 0
+}
+
+complete -F _cloudsync cloudsync

@@ -1,0 +1,343 @@
+# fish completion for cloudsync.
+# Generated from the command table by 'cloudsync __generate-docs'; do not edit.
+# Regenerate with: swift package --allow-writing-to-package-directory generate-docs
+#
+# Install: copy this file to ~/.config/fish/completions/cloudsync.fish
+# Commands, options and fixed values come from this file; live values (zone names,
+# record types, ...) from the hidden entry point 'cloudsync __complete -- <words>'.
+
+# The subcommands of the command path given as one argument ('' or 'zone').
+function __cloudsync_subcommands --argument-names path
+    switch "$path"
+        case ''
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'keys' 'tour' 'repl' 'help'
+        case 'zone'
+            printf '%s\n' 'create' 'list' 'delete'
+        case 'record'
+            printf '%s\n' 'save' 'get' 'delete' 'query'
+        case 'store'
+            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts'
+        case 'kv'
+            printf '%s\n' 'get' 'set' 'delete' 'list' 'sync'
+        case 'keys'
+            printf '%s\n' 'unlock' 'lock' 'status' 'passphrase'
+        case 'keys passphrase'
+            printf '%s\n' 'change'
+    end
+end
+
+# The options (long and short) that take a value, at the command path given.
+function __cloudsync_value_options --argument-names path
+    printf '%s\n' '--account' '--device' '--container' '--cloud' '--home'
+    switch "$path"
+        case 'zone create'
+            printf '%s\n' '--database'
+        case 'zone list'
+            printf '%s\n' '--database'
+        case 'zone delete'
+            printf '%s\n' '--database'
+        case 'record save'
+            printf '%s\n' '--field' '-f' '--fields-json' '--zone' '--change-tag' '--policy' '--database'
+        case 'record get'
+            printf '%s\n' '--zone' '--database'
+        case 'record delete'
+            printf '%s\n' '--zone' '--database'
+        case 'record query'
+            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--continuation' '--zone' '--database'
+        case 'fetch-changes'
+            printf '%s\n' '--zone' '--limit' '--database'
+        case 'store put'
+            printf '%s\n' '--field' '-f' '--unset' '--encrypt' '--zone'
+        case 'store get'
+            printf '%s\n' '--zone'
+        case 'store delete'
+            printf '%s\n' '--zone'
+        case 'store query'
+            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--zone'
+        case 'store history'
+            printf '%s\n' '--since' '--limit'
+        case 'store sync'
+            printf '%s\n' '--batch-size'
+        case 'store conflicts'
+            printf '%s\n' '--limit'
+        case 'kv set'
+            printf '%s\n' '--type'
+    end
+end
+
+# Prints 'PATH|N': the command path typed before the cursor ('zone create') and how many
+# positional arguments follow it. A first word that is not a command (a plugin) gives '?|0'.
+function __cloudsync_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path
+    set -l count 0
+    set -l skip 0
+    set -l eoo 0
+    for token in $tokens
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        if test $eoo -eq 0
+            switch $token
+                case --
+                    set eoo 1
+                    continue
+                case '--*=*'
+                    continue
+                case '-?*'
+                    if contains -- $token (__cloudsync_value_options "$path")
+                        set skip 1
+                    end
+                    continue
+            end
+        end
+        if test $count -eq 0; and begin; test -z "$path"; or test $eoo -eq 0; end
+            if contains -- $token (__cloudsync_subcommands "$path")
+                set path $path $token
+                set eoo 0
+                continue
+            end
+            if test -z "$path"
+                echo '?|0'
+                return
+            end
+        end
+        set count (math $count + 1)
+    end
+    echo "$path|$count"
+end
+
+# True if the command path typed so far is exactly the argument ('' for cloudsync itself).
+function __cloudsync_at --argument-names want
+    set -l state (string split -r -m1 '|' -- (__cloudsync_state))
+    test "$state[1]" = "$want"
+end
+
+# True if the cursor is on positional INDEX (from 0) of the command PATH; with 'rest', on
+# INDEX or any later one.
+function __cloudsync_arg --argument-names want index rest
+    set -l state (string split -r -m1 '|' -- (__cloudsync_state))
+    test "$state[1]" = "$want"; or return 1
+    if test "$rest" = rest
+        test $state[2] -ge $index
+    else
+        test $state[2] -eq $index
+    end
+end
+
+# Live values (zone names, record types, ...): what 'cloudsync __complete' prints for the
+# words up to the cursor.
+function __cloudsync_live
+    set -l tokens (commandline -opc)
+    set -l current (commandline -ct)
+    set -l program $tokens[1]
+    if not string match -q -- '*/*' $program; or not test -x $program
+        set program cloudsync
+    end
+    command $program __complete -- $tokens[2..-1] "$current" 2>/dev/null
+end
+
+# Plugins: cloudsync-<name> executables on $PATH.
+function __cloudsync_plugins
+    for path in $PATH
+        for file in $path/cloudsync-*
+            test -x $file; and string replace -r '^.*/cloudsync-' '' -- $file
+        end
+    end
+end
+
+# No file names unless the table asks for a path.
+complete -c cloudsync -f
+
+# Global options.
+complete -c cloudsync -l account -x -d 'Act as this account (env CLOUDSYNC_ACCOUNT; default \'default\').'
+complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default: the short host name).'
+complete -c cloudsync -l container -x -d 'Use this container (env CLOUDSYNC_CONTAINER; default iCloud.com.example.App).'
+complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path or postgres://... (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
+complete -c cloudsync -l home -r -F -d 'Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).'
+complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr.'
+complete -c cloudsync -s q -l quiet -d 'Print no progress chatter on stderr.'
+complete -c cloudsync -l no-color -d 'Never color the output (NO_COLOR does the same).'
+complete -c cloudsync -s h -l help -d 'Show help for cloudsync or the command.'
+complete -c cloudsync -n '__cloudsync_at \'\'' -l version -d 'Print the version of cloudsync.'
+
+# cloudsync
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a '(__cloudsync_plugins)' -d plugin
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'zone' -d 'Create, list and delete record zones.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'record' -d 'Save, fetch, delete and query records in the cloud.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'fetch-changes' -d 'Fetch what changed in the cloud since this device last asked.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'store' -d 'Work with this device\'s local store and sync it with the cloud.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'kv' -d 'Get, set and sync the account\'s key-value store.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'Unlock, lock and re-wrap the account\'s data key for encrypted fields.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'help' -d 'Show help for cloudsync or one of its commands.'
+
+# cloudsync zone
+complete -c cloudsync -n '__cloudsync_arg \'zone\' 0' -a 'create' -d 'Create zones (existing ones are left as they are).'
+complete -c cloudsync -n '__cloudsync_arg \'zone\' 0' -a 'list' -d 'List the zones of a database.'
+complete -c cloudsync -n '__cloudsync_arg \'zone\' 0' -a 'delete' -d 'Delete zones and every record in them.'
+
+# cloudsync zone create
+complete -c cloudsync -n '__cloudsync_at \'zone create\'' -l atomic -d 'Make modify calls in the zone all-or-nothing.'
+complete -c cloudsync -n '__cloudsync_at \'zone create\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+
+# cloudsync zone list
+complete -c cloudsync -n '__cloudsync_at \'zone list\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+
+# cloudsync zone delete
+complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -s y -l yes -d 'Do not ask for confirmation (required without a terminal).'
+complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -l purge -d 'Delete as the user would in iCloud settings (userDeletedZone).'
+complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_arg \'zone delete\' 0 rest' -a '(__cloudsync_live)' -d 'Zone name.'
+
+# cloudsync record
+complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'save' -d 'Create or update a record.'
+complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'get' -d 'Fetch records by name.'
+complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'delete' -d 'Delete records (records that reference them with DELETE_SELF go too).'
+complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'query' -d 'Query records of a type with a predicate.'
+
+# cloudsync record save
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -s f -l field -x -d 'A field (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l fields-json -r -F -d 'Fields as a JSON object {name: {value, type}}; - for stdin.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l change-tag -x -d 'The change tag of the version being replaced.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l policy -x -a 'if-unchanged changed-keys all-keys' -d 'if-unchanged (default), changed-keys or all-keys. One of: if-unchanged, changed-keys, all-keys.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_arg \'record save\' 0' -a '(__cloudsync_live)' -d 'Record type.'
+complete -c cloudsync -n '__cloudsync_arg \'record save\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
+
+# cloudsync record get
+complete -c cloudsync -n '__cloudsync_at \'record get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
+complete -c cloudsync -n '__cloudsync_at \'record get\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_arg \'record get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
+
+# cloudsync record delete
+complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
+complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_arg \'record delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
+
+# cloudsync record query
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l where -x -d 'Filter (default TRUEPREDICATE).'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l arg -x -d 'Value for the next %@ (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l sort -x -d 'Sort by fields; - for descending.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l limit -x -d 'Records per page (default 100).'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l continuation -x -d 'Continue after a previous page.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l all -d 'Follow continuation markers to the last page.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_arg \'record query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
+
+# cloudsync fetch-changes
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l zone -x -a '(__cloudsync_live)' -d 'Fetch only this zone (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l reset -d 'Ignore stored tokens and rebuild the cache.'
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l limit -x -d 'Records per page (default 2000).'
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l database -x -a 'private shared' -d 'private (default) or shared. One of: private, shared.'
+
+# cloudsync store
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'put' -d 'Create or update a record in the local store (offline).'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'get' -d 'Show records of the local store.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'delete' -d 'Delete a record from the local store (offline).'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'query' -d 'Query the local store with a predicate (offline).'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'history' -d 'List the transactions of the persistent history.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'status' -d 'Pending changes, last sync, tokens and conflicts (offline).'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'sync' -d 'Sync with the cloud, or turn sync on or off for the account.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'config' -d 'Show or set the store\'s sync settings.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'conflicts' -d 'Show the conflict log: every conflict and how it was resolved.'
+
+# cloudsync store put
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field to remove (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_arg \'store put\' 0' -a '(__cloudsync_live)' -d 'Record type.'
+complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
+
+# cloudsync store get
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_arg \'store get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
+
+# cloudsync store delete
+complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_arg \'store delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
+
+# cloudsync store query
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l where -x -d 'Filter (default TRUEPREDICATE).'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l arg -x -d 'Value for the next %@ (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l sort -x -d 'Sort by fields; - for descending.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l limit -x -d 'At most N records.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
+complete -c cloudsync -n '__cloudsync_arg \'store query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
+
+# cloudsync store history
+complete -c cloudsync -n '__cloudsync_at \'store history\'' -l since -x -d 'Only transactions after ID.'
+complete -c cloudsync -n '__cloudsync_at \'store history\'' -l limit -x -d 'At most N transactions (default 100).'
+
+# cloudsync store status
+
+# cloudsync store sync
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l download-only -d 'Only pull; leave local changes pending.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l batch-size -x -d 'Records per modify call (1-400).'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l delete-cloud-data -d 'With off: delete the synced zones from the cloud.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
+complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
+
+# cloudsync store config
+complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data' -d 'merge-policy or force-data. One of: merge-policy, force-data.'
+
+# cloudsync store conflicts
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l unresolved -d 'Only conflicts still waiting.'
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l limit -x -d 'At most N entries (default 50).'
+
+# cloudsync kv
+complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'get' -d 'Print a key\'s value.'
+complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'set' -d 'Set a key (offline; pending until kv sync).'
+complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'delete' -d 'Delete a key (offline; pending until kv sync).'
+complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'list' -d 'List keys, values and whether they are pending.'
+complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'sync' -d 'Push pending writes and pull changes made elsewhere.'
+
+# cloudsync kv get
+complete -c cloudsync -n '__cloudsync_arg \'kv get\' 0' -a '(__cloudsync_live)' -d 'The key.'
+
+# cloudsync kv set
+complete -c cloudsync -n '__cloudsync_at \'kv set\'' -l type -x -a 'string number bool data json' -d 'string (default), number, bool, data (base64) or json. One of: string, number, bool, data, json.'
+complete -c cloudsync -n '__cloudsync_arg \'kv set\' 0' -a '(__cloudsync_live)' -d 'The key (at most 64 bytes).'
+
+# cloudsync kv delete
+complete -c cloudsync -n '__cloudsync_arg \'kv delete\' 0' -a '(__cloudsync_live)' -d 'The key.'
+
+# cloudsync kv list
+
+# cloudsync kv sync
+
+# cloudsync keys
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'unlock' -d 'Unlock (or, on the account\'s first device, create) the data key here.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'lock' -d 'Forget the unlocked data key on this device.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'status' -d 'Whether this device holds the data key and the account has one.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'passphrase' -d 'Change the sync passphrase.'
+
+# cloudsync keys unlock
+
+# cloudsync keys lock
+
+# cloudsync keys status
+
+# cloudsync keys passphrase
+complete -c cloudsync -n '__cloudsync_arg \'keys passphrase\' 0' -a 'change' -d 'Re-wrap the data key under a new passphrase (data is not re-encrypted).'
+
+# cloudsync keys passphrase change
+
+# cloudsync tour
+complete -c cloudsync -n '__cloudsync_at \'tour\'' -l keep -d 'Keep the temporary folder and print its path.'
+
+# cloudsync repl
+complete -c cloudsync -n '__cloudsync_at \'repl\'' -l bail -d 'In a script, stop at the first line that fails.'
+complete -c cloudsync -n '__cloudsync_at \'repl\'' -s x -l echo -d 'In a script, print each line to stderr before running it.'
+complete -c cloudsync -n '__cloudsync_arg \'repl\' 0' -F -d 'Run the lines of this file instead of reading stdin.'
+
+# cloudsync help
+complete -c cloudsync -n '__cloudsync_at \'help\'' -s a -l all -d 'List builtin commands and plugins.'
+complete -c cloudsync -n '__cloudsync_arg \'help\' 0 rest' -a '(__cloudsync_live)' -d 'The command (and subcommands) to explain.'
