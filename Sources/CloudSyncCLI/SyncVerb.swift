@@ -102,7 +102,7 @@ public struct SyncVerb {
                 context.output.json(.object([("syncEnabled", .bool(false)),
                                              ("pending", .int(Int64(try store.pendingCount(container: container))))]))
             } else {
-                context.output.line("sync is off for account \(context.settings.account): nothing was sent or fetched; turn it on with 'sync on'")
+                context.output.line("sync is off for account \(context.settings.account): nothing was sent or fetched; turn it on with 'cloudsync \((arguments.commandPath).joined(separator: " ")) on'")
             }
             return
         }

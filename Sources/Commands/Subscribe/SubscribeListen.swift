@@ -101,7 +101,9 @@ enum SubscribeListen {
             _ = waiter.wait(timeout: pause)
         }
         if delivered > 0 { return }
-        throw CLIError.tempFailure("no notification arrived within \(formatted(timeout ?? 0)) s")
+        let waited = timeout ?? 0
+        throw CLIError.tempFailure(waited == 0 ? "no notification is waiting"
+                                              : "no notification arrived within \(formatted(waited)) s")
     }
 
     static func formatted(_ seconds: Double) -> String {

@@ -34,6 +34,7 @@ public enum TourCommand {
         environment["XDG_CONFIG_HOME"] = home + "/config"
         environment["XDG_STATE_HOME"] = home + "/state"
         environment["NO_COLOR"] = "1"
+        environment["CLOUDSYNC_PASSPHRASE"] = "tour passphrase"
 
         output.line("cloudsync tour: Alice's laptop and phone share one embedded cloud in \(home)")
         var failures: [String] = []

@@ -53,5 +53,19 @@ enum TourScript {
         TourStep("Both devices now hold the same todo", device: "phone", ["store", "get", "milk"]),
         TourStep("The conflict log says what happened", device: "phone", ["store", "conflicts"]),
         TourStep("Status: nothing pending", device: "phone", ["store", "status"]),
+        // The key-value store, encrypted fields and the toggle (seed 000).
+        TourStep("The account's key-value store: the laptop sets a preference", ["kv", "set", "theme", "dark"]),
+        TourStep("The laptop syncs its key-value store", ["kv", "sync"]),
+        TourStep("The phone syncs it and hears why keys changed", device: "phone", ["kv", "sync"]),
+        TourStep("A password, encrypted on the laptop before it syncs (passphrase from CLOUDSYNC_PASSPHRASE)",
+                 ["store", "put", "Login", "bank", "--field", "user=alice", "--field", "password=hunter2", "--encrypt", "password"]),
+        TourStep("The laptop syncs", ["store", "sync"]),
+        TourStep("The cloud holds only ciphertext", ["record", "get", "bank", "--zone", "com.apple.coredata.cloudkit.zone"]),
+        TourStep("The phone unlocks the data key with the same passphrase and reads the password", device: "phone",
+                 ["store", "sync"]),
+        TourStep("Decrypted on the phone", device: "phone", ["store", "get", "bank"]),
+        TourStep("Alice turns sync off and deletes the cloud copy", ["store", "sync", "off", "--delete-cloud-data", "--yes"]),
+        TourStep("The phone sees the switch: no data calls, its records stay", device: "phone", ["store", "sync"]),
+        TourStep("The phone still has everything", device: "phone", ["store", "query", "Todo"]),
     ]
 }

@@ -1,0 +1,182 @@
+import CloudSyncCore
+import CloudSyncCrypto
+
+/// Aegis Authenticator's vault export: `{"version": 1, "header": {"slots", "params"}, "db": …}`.
+/// Plain, `db` is the database object; encrypted, `db` is base64 AES-256-GCM ciphertext under a
+/// random master key, which each password slot (type 1) holds wrapped by a key derived from
+/// the password with scrypt (`n`, `r`, `p`, `salt`), with `key_params` nonce and tag.
+public enum AegisVault {
+    /// True when the vault is password-encrypted.
+    public static func isEncrypted(_ json: JSONValue) -> Bool {
+        if case .array? = json["header"]?["slots"] { return true }
+        return json["db"]?.stringValue != nil
+    }
+
+    /// True when `json` has the shape of an Aegis export.
+    public static func looksLikeVault(_ json: JSONValue) -> Bool {
+        json["header"] != nil && json["db"] != nil
+    }
+
+    /// Reads a vault; `password` is needed only for an encrypted one.
+    public static func read(_ json: JSONValue, password: String?) throws(OTPError) -> ImportContents {
+        guard looksLikeVault(json) else { throw .invalidFile("not an Aegis vault: no header and db") }
+        if let version = json["version"]?.int64Value, version != 1 {
+            throw .invalidFile("Aegis vault version \(version) is not supported (version 1 is)")
+        }
+        let db: JSONValue
+        if isEncrypted(json) {
+            guard let password else { throw .decryptionFailed("the Aegis vault is encrypted: a password is needed") }
+            db = try decrypt(json, password: password)
+        } else {
+            db = json["db"] ?? .null
+        }
+        guard let entries = db["entries"]?.arrayValue else { throw .invalidFile("the Aegis vault has no entries list") }
+        var contents = ImportContents(format: .aegis)
+        for (index, entry) in entries.enumerated() {
+            do {
+                contents.tokens.append(try token(entry))
+            } catch {
+                let label = [entry["issuer"]?.stringValue, entry["name"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
+                    .joined(separator: ":")
+                contents.problems.append(ImportProblem(entry: "entry \(index + 1)" + (label.isEmpty ? "" : " (\(label))"),
+                                                       reason: error.description))
+            }
+        }
+        return contents
+    }
+
+    static func token(_ entry: JSONValue) throws(OTPError) -> OTPToken {
+        let type = entry["type"]?.stringValue ?? ""
+        let kind: OTPKind
+        switch type.lowercased() {
+        case "totp": kind = .totp
+        case "hotp": kind = .hotp
+        case "steam": kind = .steam
+        default: throw .invalidParameter("type '\(type)' is not supported (totp, hotp and steam are)")
+        }
+        guard let info = entry["info"], let secretText = info["secret"]?.stringValue else {
+            throw .invalidParameter("the entry has no secret")
+        }
+        let secret = try Base32.decode(secretText)
+        let algorithm = kind == .steam ? .sha1 : try HashFunction(otpName: info["algo"]?.stringValue ?? "SHA1")
+        let digits = Int(info["digits"]?.int64Value ?? (kind == .steam ? 5 : 6))
+        let period = Int(info["period"]?.int64Value ?? Int64(OTPToken.defaultPeriod))
+        var counter: UInt64 = 0
+        if kind == .hotp {
+            guard let n = info["counter"]?.int64Value, n >= 0 else { throw .invalidParameter("an HOTP entry needs a counter") }
+            counter = UInt64(n)
+        }
+        let token = OTPToken(name: entry["cloudsync_name"]?.stringValue ?? "", issuer: entry["issuer"]?.stringValue ?? "",
+                             account: entry["name"]?.stringValue ?? "", secret: secret, kind: kind, algorithm: algorithm,
+                             digits: digits, period: period, counter: counter, note: entry["note"]?.stringValue ?? "")
+        try token.validate()
+        return token
+    }
+
+    /// The largest scrypt cost accepted from a file (a hostile file must not eat the memory).
+    static let maximumScryptN: UInt64 = 1 << 20
+
+    static func decrypt(_ json: JSONValue, password: String) throws(OTPError) -> JSONValue {
+        guard let slots = json["header"]?["slots"]?.arrayValue else { throw .invalidFile("the encrypted Aegis vault has no key slots") }
+        let passwordSlots = slots.filter { $0["type"]?.int64Value == 1 }
+        guard !passwordSlots.isEmpty else { throw .invalidFile("the Aegis vault has no password slot (only biometric or raw slots)") }
+        var masterKey: [UInt8]?
+        for slot in passwordSlots {
+            guard let n = slot["n"]?.int64Value, let r = slot["r"]?.int64Value, let p = slot["p"]?.int64Value,
+                  let salt = slot["salt"]?.stringValue.flatMap(HexText.decode),
+                  let wrapped = slot["key"]?.stringValue.flatMap(HexText.decode),
+                  let nonce = slot["key_params"]?["nonce"]?.stringValue.flatMap(HexText.decode),
+                  let tag = slot["key_params"]?["tag"]?.stringValue.flatMap(HexText.decode) else {
+                throw .invalidFile("a password slot of the Aegis vault is incomplete")
+            }
+            guard n > 1, UInt64(n) <= maximumScryptN, (1...32).contains(r), (1...16).contains(p) else {
+                throw .invalidFile("a password slot asks for scrypt N=\(n), r=\(r), p=\(p), beyond what is accepted")
+            }
+            let kek: [UInt8]
+            do {
+                kek = try Scrypt(n: UInt64(n), r: UInt64(r), p: UInt64(p)).derive(password: Array(password.utf8), salt: salt, length: 32)
+            } catch {
+                throw .invalidFile("a password slot of the Aegis vault has unusable scrypt parameters: \(error)")
+            }
+            if let key = try? AESGCM.open(wrapped + tag, key: kek, nonce: nonce), key.count == 32 {
+                masterKey = key
+                break
+            }
+        }
+        guard let masterKey else { throw .decryptionFailed("wrong password for the Aegis vault: no password slot opens with it") }
+        guard let body = json["db"]?.stringValue.flatMap({ Base64.decode($0) }),
+              let nonce = json["header"]?["params"]?["nonce"]?.stringValue.flatMap(HexText.decode),
+              let tag = json["header"]?["params"]?["tag"]?.stringValue.flatMap(HexText.decode) else {
+            throw .invalidFile("the encrypted Aegis vault lacks its database or its nonce and tag")
+        }
+        let plaintext: [UInt8]
+        do {
+            plaintext = try AESGCM.open(body + tag, key: masterKey, nonce: nonce)
+        } catch {
+            throw .decryptionFailed("the Aegis vault's database does not decrypt: the file is damaged")
+        }
+        do {
+            return try JSONValue.parse(bytes: plaintext)
+        } catch {
+            throw .invalidFile("the decrypted Aegis database is not JSON: \(error)")
+        }
+    }
+
+    /// A plain (unencrypted) Aegis export of `tokens`: what Aegis imports, and what `read`
+    /// gives back as the same tokens. A name other than the label is kept in `cloudsync_name`.
+    public static func export(_ tokens: [OTPToken]) -> JSONValue {
+        let entries: [JSONValue] = tokens.map { token in
+            let account = token.account.isEmpty && token.issuer.isEmpty ? token.name : token.account
+            var info: [(String, JSONValue)] = [("secret", .string(Base32.encode(token.secret))),
+                                               ("algo", .string(token.algorithm.rawValue)), ("digits", .int(Int64(token.digits)))]
+            if token.kind == .hotp {
+                info.append(("counter", .int(Int64(token.counter))))
+            } else {
+                info.append(("period", .int(Int64(token.period))))
+            }
+            var entry: [(String, JSONValue)] = [
+                ("type", .string(token.kind.rawValue)), ("uuid", .string(randomUUID())), ("name", .string(account)),
+                ("issuer", .string(token.issuer)), ("note", .string(token.note)), ("favorite", .bool(false)), ("icon", .null),
+                ("info", .object(info)), ("groups", .array([])),
+            ]
+            if token.name != OTPToken(issuer: token.issuer, account: account, secret: []).name {
+                entry.append(("cloudsync_name", .string(token.name)))
+            }
+            return .object(entry)
+        }
+        return .object([
+            ("version", .int(1)),
+            ("header", .object([("slots", .null), ("params", .null)])),
+            ("db", .object([("version", .int(3)), ("entries", .array(entries)), ("groups", .array([]))])),
+        ])
+    }
+
+    /// A random version 4 UUID, lowercase.
+    static func randomUUID() -> String {
+        var bytes = SecureRandom.bytes(16)
+        bytes[6] = bytes[6] & 0x0f | 0x40
+        bytes[8] = bytes[8] & 0x3f | 0x80
+        let hex = Hex.encode(bytes)
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return parts.joined(separator: "-")
+    }
+}
+
+/// Hex decoding (either case) for the fields of key slots.
+enum HexText {
+    static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = PercentEncoding.hexValue(digits[index]), let low = PercentEncoding.hexValue(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+}
