@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv keys tour repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe keys otp tour repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -34,9 +34,24 @@ __cloudsync_table() {
     'store sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
     'store conflicts') opts='--unresolved --limit' valopts='--limit' ;;
     'kv') subs='get set delete list sync' ;;
-    'kv set') opts='--type' valopts='--type' ;;
+    'kv set') opts='--type --file' valopts='--type --file' ;;
+    'subscribe') subs='create list delete listen init unregister' ;;
+    'subscribe create') opts='--database --zone --query --where --arg --fires-on --once --id --silent --alert --desired-keys' valopts='--database --zone --query --where --arg --fires-on --id --alert --desired-keys' ;;
+    'subscribe list') opts='--database' valopts='--database' ;;
+    'subscribe delete') opts='--database' valopts='--database' ;;
+    'subscribe listen') opts='--once --timeout --exec' valopts='--timeout --exec' ;;
+    'subscribe init') opts='--zone --database --verify' valopts='--zone --database' ;;
     'keys') subs='unlock lock status passphrase' ;;
     'keys passphrase') subs='change' ;;
+    'otp') subs='add code verify list show rename remove import export sync' ;;
+    'otp add') opts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file --generate' valopts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file' ;;
+    'otp code') opts='--at --next' valopts='--at --next' ;;
+    'otp verify') opts='--window --at' valopts='--window --at' ;;
+    'otp show') opts='--uri --qr' ;;
+    'otp remove') opts='--yes' ;;
+    'otp import') opts='--format --password-file --dry-run' valopts='--format --password-file' ;;
+    'otp export') opts='--format --qr --output' valopts='--format --output -o' ;;
+    'otp sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
     'tour') opts='--keep' ;;
     'repl') opts='--bail --echo' ;;
     'help') opts='--all' ;;
@@ -69,6 +84,20 @@ __cloudsync_option_kind() {
     'store delete|--zone') kind=live ;;
     'store query|--zone') kind=live ;;
     'kv set|--type') kind='values:string number bool data json' ;;
+    'kv set|--file') kind=file ;;
+    'subscribe create|--database') kind='values:private shared public' ;;
+    'subscribe create|--zone') kind=live ;;
+    'subscribe create|--query') kind=live ;;
+    'subscribe list|--database') kind='values:private shared public' ;;
+    'subscribe delete|--database') kind='values:private shared public' ;;
+    'subscribe init|--database') kind='values:private shared' ;;
+    'otp add|--type') kind='values:totp hotp steam' ;;
+    'otp add|--algorithm') kind='values:SHA1 SHA256 SHA512' ;;
+    'otp add|--secret-file') kind=file ;;
+    'otp import|--format') kind='values:uri aegis 2fas andotp' ;;
+    'otp import|--password-file') kind=file ;;
+    'otp export|--format') kind='values:uri aegis migration' ;;
+    'otp export|--output' | 'otp export|-o') kind=file ;;
     *'|--home') kind=file ;;
     *) kind=none ;;
     esac
@@ -94,6 +123,15 @@ __cloudsync_argument_kind() {
     'kv get|'0) kind=live ;;
     'kv set|'0) kind=live ;;
     'kv delete|'0) kind=live ;;
+    'subscribe delete|'*) kind=live ;;
+    'otp code|'0) kind=live ;;
+    'otp verify|'1) kind=live ;;
+    'otp show|'0) kind=live ;;
+    'otp rename|'0) kind=live ;;
+    'otp remove|'*) kind=live ;;
+    'otp import|'0) kind=file ;;
+    'otp export|'*) kind=live ;;
+    'otp sync|'0) kind='values:on off' ;;
     'repl|'0) kind=file ;;
     'help|'*) kind=live ;;
     *) kind=none ;;

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'keys' 'tour' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'keys' 'otp' 'tour' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -19,10 +19,14 @@ function __cloudsync_subcommands --argument-names path
             printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts'
         case 'kv'
             printf '%s\n' 'get' 'set' 'delete' 'list' 'sync'
+        case 'subscribe'
+            printf '%s\n' 'create' 'list' 'delete' 'listen' 'init' 'unregister'
         case 'keys'
             printf '%s\n' 'unlock' 'lock' 'status' 'passphrase'
         case 'keys passphrase'
             printf '%s\n' 'change'
+        case 'otp'
+            printf '%s\n' 'add' 'code' 'verify' 'list' 'show' 'rename' 'remove' 'import' 'export' 'sync'
     end
 end
 
@@ -61,7 +65,29 @@ function __cloudsync_value_options --argument-names path
         case 'store conflicts'
             printf '%s\n' '--limit'
         case 'kv set'
-            printf '%s\n' '--type'
+            printf '%s\n' '--type' '--file'
+        case 'subscribe create'
+            printf '%s\n' '--database' '--zone' '--query' '--where' '--arg' '--fires-on' '--id' '--alert' '--desired-keys'
+        case 'subscribe list'
+            printf '%s\n' '--database'
+        case 'subscribe delete'
+            printf '%s\n' '--database'
+        case 'subscribe listen'
+            printf '%s\n' '--timeout' '--exec'
+        case 'subscribe init'
+            printf '%s\n' '--zone' '--database'
+        case 'otp add'
+            printf '%s\n' '--issuer' '--account-name' '--type' '--algorithm' '--digits' '--period' '--counter' '--note' '--secret-file'
+        case 'otp code'
+            printf '%s\n' '--at' '--next'
+        case 'otp verify'
+            printf '%s\n' '--window' '--at'
+        case 'otp import'
+            printf '%s\n' '--format' '--password-file'
+        case 'otp export'
+            printf '%s\n' '--format' '--output' '-o'
+        case 'otp sync'
+            printf '%s\n' '--batch-size'
     end
 end
 
@@ -170,7 +196,9 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'record' -d 'Save, fetch, d
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'fetch-changes' -d 'Fetch what changed in the cloud since this device last asked.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'store' -d 'Work with this device\'s local store and sync it with the cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'kv' -d 'Get, set and sync the account\'s key-value store.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'subscribe' -d 'Subscribe to changes and listen for notifications.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'Unlock, lock and re-wrap the account\'s data key for encrypted fields.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'otp' -d 'Manage 2FA tokens (TOTP, HOTP, Steam) and sync them between devices.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'help' -d 'Show help for cloudsync or one of its commands.'
@@ -304,6 +332,7 @@ complete -c cloudsync -n '__cloudsync_arg \'kv get\' 0' -a '(__cloudsync_live)' 
 
 # cloudsync kv set
 complete -c cloudsync -n '__cloudsync_at \'kv set\'' -l type -x -a 'string number bool data json' -d 'string (default), number, bool, data (base64) or json. One of: string, number, bool, data, json.'
+complete -c cloudsync -n '__cloudsync_at \'kv set\'' -l file -r -F -d 'Read the value from a file (- for stdin); data is taken raw.'
 complete -c cloudsync -n '__cloudsync_arg \'kv set\' 0' -a '(__cloudsync_live)' -d 'The key (at most 64 bytes).'
 
 # cloudsync kv delete
@@ -312,6 +341,46 @@ complete -c cloudsync -n '__cloudsync_arg \'kv delete\' 0' -a '(__cloudsync_live
 # cloudsync kv list
 
 # cloudsync kv sync
+
+# cloudsync subscribe
+complete -c cloudsync -n '__cloudsync_arg \'subscribe\' 0' -a 'create' -d 'Create (or replace) a database, zone or query subscription.'
+complete -c cloudsync -n '__cloudsync_arg \'subscribe\' 0' -a 'list' -d 'List the account\'s subscriptions.'
+complete -c cloudsync -n '__cloudsync_arg \'subscribe\' 0' -a 'delete' -d 'Delete subscriptions by ID.'
+complete -c cloudsync -n '__cloudsync_arg \'subscribe\' 0' -a 'listen' -d 'Wait for notifications and print (or act on) each one.'
+complete -c cloudsync -n '__cloudsync_arg \'subscribe\' 0' -a 'init' -d 'Create the app\'s zones and database subscriptions once.'
+complete -c cloudsync -n '__cloudsync_arg \'subscribe\' 0' -a 'unregister' -d 'Stop notifications to this device and drop its unread ones.'
+
+# cloudsync subscribe create
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l database -x -a 'private shared public' -d 'A database subscription on SCOPE; for --query, its database (default private). One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l zone -x -a '(__cloudsync_live)' -d 'A zone subscription on ZONE; for --query, limit it to ZONE.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l query -x -a '(__cloudsync_live)' -d 'A query subscription on records of TYPE.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l where -x -d 'With --query: which records (default TRUEPREDICATE).'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l arg -x -d 'Value for the next %@ of --where (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l fires-on -x -d 'With --query: create,update,delete or a part of it (default all three).'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l once -d 'With --query: delete the subscription after it fired once.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l id -x -d 'The subscription ID (default: a new random UUID).'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l silent -d 'Silent notifications that only wake the listener (the default).'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l alert -x -d 'With --query: the alert text of each notification.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l desired-keys -x -d 'With --query: up to three fields carried by each notification.'
+
+# cloudsync subscribe list
+complete -c cloudsync -n '__cloudsync_at \'subscribe list\'' -l database -x -a 'private shared public' -d 'Only this database (repeatable). One of: private, shared, public. Can be repeated.'
+
+# cloudsync subscribe delete
+complete -c cloudsync -n '__cloudsync_at \'subscribe delete\'' -l database -x -a 'private shared public' -d 'The database of the subscriptions. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_arg \'subscribe delete\' 0 rest' -a '(__cloudsync_live)' -d 'Subscription ID.'
+
+# cloudsync subscribe listen
+complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l once -d 'Exit after the first notification.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l timeout -x -d 'Exit (status 75 if nothing came) after SECONDS without a notification.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l exec -x -d 'Run COMMAND (through /bin/sh -c) once per notification.'
+
+# cloudsync subscribe init
+complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l zone -x -d 'A zone the app keeps its records in (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l database -x -a 'private shared' -d 'Subscribe to this database: private or shared (repeatable; default both). One of: private, shared. Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l verify -d 'Ask the cloud what exists and re-create what is missing.'
+
+# cloudsync subscribe unregister
 
 # cloudsync keys
 complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'unlock' -d 'Unlock (or, on the account\'s first device, create) the data key here.'
@@ -329,6 +398,74 @@ complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'passphrase' -d 'Change
 complete -c cloudsync -n '__cloudsync_arg \'keys passphrase\' 0' -a 'change' -d 'Re-wrap the data key under a new passphrase (data is not re-encrypted).'
 
 # cloudsync keys passphrase change
+
+# cloudsync otp
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'add' -d 'Add a token; the secret comes from a prompt, stdin or a file, never the command line.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'code' -d 'Print the current code of a token, or of every time-based token.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'verify' -d 'Check a code against a token: exit 0 on a match (printing the step offset), 1 otherwise.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'list' -d 'List the tokens of this device (without secrets).'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'show' -d 'Show a token; --uri reveals its otpauth:// URI with the secret, --qr draws it.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'rename' -d 'Give a token another name.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'remove' -d 'Remove tokens (asks first on a terminal; --yes otherwise).'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'import' -d 'Import tokens from otpauth URIs, Google Authenticator, Aegis, 2FAS or andOTP.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'export' -d 'Export tokens, secrets included, as otpauth:// URIs, an Aegis vault or QR codes.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'sync' -d 'Sync tokens now, or turn sync on or off for the account.'
+
+# cloudsync otp add
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l issuer -x -d 'The service (GitHub).'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l account-name -x -d 'The account at the service (alice@example.com). (--account chooses the cloudsync account.)'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l type -x -a 'totp hotp steam' -d 'totp (default), hotp or steam. One of: totp, hotp, steam.'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l algorithm -x -a 'SHA1 SHA256 SHA512' -d 'SHA1 (default), SHA256 or SHA512. One of: SHA1, SHA256, SHA512.'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l digits -x -d 'Code length, 6 (default) to 8.'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l period -x -d 'TOTP step length (default 30).'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l counter -x -d 'HOTP: the next counter to use (default 0).'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l note -x -d 'Free text kept with the token.'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l secret-file -r -F -d 'Read the secret or URI from FILE (\'-\' for stdin).'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l generate -d 'Make a new random secret instead of reading one.'
+
+# cloudsync otp code
+complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l at -x -d 'The code at TIME (ISO 8601, or @epoch-seconds) instead of now.'
+complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l next -x -d 'Also print the N codes that follow.'
+complete -c cloudsync -n '__cloudsync_arg \'otp code\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
+
+# cloudsync otp verify
+complete -c cloudsync -n '__cloudsync_at \'otp verify\'' -l window -x -d 'Steps (TOTP) or counters (HOTP) of tolerance, 0 to 100 (default 1).'
+complete -c cloudsync -n '__cloudsync_at \'otp verify\'' -l at -x -d 'Verify as at TIME (ISO 8601, or @epoch-seconds) instead of now.'
+complete -c cloudsync -n '__cloudsync_arg \'otp verify\' 1' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
+
+# cloudsync otp list
+
+# cloudsync otp show
+complete -c cloudsync -n '__cloudsync_at \'otp show\'' -l uri -d 'Print the otpauth:// URI, secret included.'
+complete -c cloudsync -n '__cloudsync_at \'otp show\'' -l qr -d 'Draw the URI as a QR code to scan with a phone.'
+complete -c cloudsync -n '__cloudsync_arg \'otp show\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
+
+# cloudsync otp rename
+complete -c cloudsync -n '__cloudsync_arg \'otp rename\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
+
+# cloudsync otp remove
+complete -c cloudsync -n '__cloudsync_at \'otp remove\'' -s y -l yes -d 'Do not ask.'
+complete -c cloudsync -n '__cloudsync_arg \'otp remove\' 0 rest' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
+
+# cloudsync otp import
+complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l format -x -a 'uri aegis 2fas andotp' -d 'Skip detection: uri, aegis, 2fas or andotp. One of: uri, aegis, 2fas, andotp.'
+complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l password-file -r -F -d 'The password of an encrypted Aegis vault.'
+complete -c cloudsync -n '__cloudsync_at \'otp import\'' -s n -l dry-run -d 'Report what would be imported; store nothing.'
+complete -c cloudsync -n '__cloudsync_arg \'otp import\' 0' -F -d 'The export file, or - for stdin.'
+
+# cloudsync otp export
+complete -c cloudsync -n '__cloudsync_at \'otp export\'' -l format -x -a 'uri aegis migration' -d 'uri (default), aegis or migration. One of: uri, aegis, migration.'
+complete -c cloudsync -n '__cloudsync_at \'otp export\'' -l qr -d 'Draw each URI as a QR code (uri and migration formats).'
+complete -c cloudsync -n '__cloudsync_at \'otp export\'' -s o -l output -r -F -d 'Write to FILE (mode 0600) instead of stdout.'
+complete -c cloudsync -n '__cloudsync_arg \'otp export\' 0 rest' -a '(__cloudsync_live)' -d 'Export only these tokens (default: all).'
+
+# cloudsync otp sync
+complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l download-only -d 'Only pull; leave local changes pending.'
+complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l batch-size -x -d 'Records per modify call (1-400).'
+complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
+complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l delete-cloud-data -d 'With off: delete the synced zones from the cloud.'
+complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
+complete -c cloudsync -n '__cloudsync_arg \'otp sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
 
 # cloudsync tour
 complete -c cloudsync -n '__cloudsync_at \'tour\'' -l keep -d 'Keep the temporary folder and print its path.'

@@ -4,6 +4,8 @@ struct BenchOptions {
     var quick = false
     /// Skip the 1,000,000-record zone (its build, peak-RSS fetch and incremental case).
     var skipMillion = false
+    /// Skip the local store's push, pull and sync (d).
+    var skipStore = false
     /// Also write the JSON document to this file.
     var jsonOut: String?
     /// Leave the temporary files behind (their folder is printed).
@@ -16,22 +18,29 @@ struct BenchOptions {
     var runs = 3
     /// Repetitions of the one-change incremental fetch (median reported).
     var incrementalRuns = 21
-    /// ChangeFetcher page size (nil: its default).
+    /// ChangeFetcher and Synchronizer pull page size (nil: their default).
     var pageSize: Int?
+    /// Synchronizer push batch size (nil: its default, 400).
+    var batchSize: Int?
 
     static let usage = """
-        usage: cloudsync-bench [--quick] [--skip-1m] [--json-out FILE] [--runs N] [--incremental-runs N]
-                               [--page-size N] [--sqlite3 PATH] [--work-dir DIR] [--keep-files]
+        usage: cloudsync-bench [--quick] [--skip-1m] [--skip-store] [--json-out FILE] [--runs N]
+                               [--incremental-runs N] [--page-size N] [--batch-size N] [--sqlite3 PATH]
+                               [--work-dir DIR] [--keep-files]
 
-        Benchmarks of the embedded cloud and the device fetch (build in release mode; see scripts/bench).
-        Progress goes to stderr; one JSON document with every figure goes to stdout.
+        Benchmarks of the embedded cloud, the device fetch and the local store's sync (build in
+        release mode; see scripts/bench). Progress goes to stderr; one JSON document with every
+        figure goes to stdout.
 
-          --quick               10x smaller sizes (10k save, 100k "large" zone, 1k/100k incremental)
+          --quick               10x smaller sizes (10k save and store push/pull, 100k "large" zone,
+                                1k/100k incremental)
           --skip-1m             skip the large-zone cases (peak RSS of the big fetch, incremental on it)
+          --skip-store          skip the local store's push, pull and sync
           --json-out FILE       also write the JSON document to FILE
           --runs N              repetitions of the save and fetch measurements (default 3)
           --incremental-runs N  repetitions of the one-change fetch (default 21)
-          --page-size N         ChangeFetcher page size (default: the fetcher's own, 2000)
+          --page-size N         ChangeFetcher and store pull page size (default: theirs, 2000)
+          --batch-size N        store push batch size, 1-400 (default: the synchronizer's, 400)
           --sqlite3 PATH        sqlite3 shell for the baseline (default /usr/bin/sqlite3)
           --work-dir DIR        parent folder of the temporary files (default /tmp)
           --keep-files          keep the temporary files
@@ -58,6 +67,7 @@ struct BenchOptions {
             switch argument {
             case "--quick": quick = true
             case "--skip-1m": skipMillion = true
+            case "--skip-store": skipStore = true
             case "--json-out": jsonOut = try value(argument)
             case "--keep-files": keepFiles = true
             case "--work-dir": workBase = try value(argument)
@@ -65,6 +75,10 @@ struct BenchOptions {
             case "--runs": runs = try count(argument)
             case "--incremental-runs": incrementalRuns = try count(argument)
             case "--page-size": pageSize = try count(argument)
+            case "--batch-size":
+                let size = try count(argument)
+                guard size <= 400 else { throw UsageError(description: "--batch-size takes at most 400, got \(size)") }
+                batchSize = size
             default: throw UsageError(description: "unknown argument '\(argument)'")
             }
         }
@@ -72,6 +86,9 @@ struct BenchOptions {
 
     /// Records saved in (a) and fetched in (b).
     var saveRows: Int { quick ? 10_000 : 100_000 }
+    /// Pending records pushed and pulled in (d): the records of (a), so that (a)'s sqlite3
+    /// script is the baseline.
+    var storeRows: Int { saveRows }
     /// The large zone of the peak-RSS fetch and the large incremental case.
     var largeZone: Int { quick ? 100_000 : 1_000_000 }
     /// The small incremental case.

@@ -1,7 +1,9 @@
 import CloudSyncCore
 
-/// Runs (a) save, (b) fetch and its large-zone peak-RSS case, (c) incremental fetch, in that
-/// order (the large cloud built for (b) is reused by (c)), and assembles the JSON document.
+/// Runs (a) save, (b) fetch, (d) the local store's push, pull and sync, then (b)'s large-zone
+/// peak-RSS case and (c) incremental fetch (the large cloud built for (b) is reused by (c)),
+/// and assembles the JSON document. (d) runs right after (a) and (b) because it reuses (a)'s
+/// sqlite3 script as its baseline.
 struct BenchRunner {
     let options: BenchOptions
 
@@ -15,32 +17,50 @@ struct BenchRunner {
         let save = try SaveBenchmark(options: options, work: work).run()
         let fetch = try FetchBenchmark(options: options, work: work).run(cloudPath: save.cloudPath, records: save.rows)
         work.removeDatabase("save-\(options.runs).sqlite")
+        let store = try runStore(save, work: work)
         let large = options.skipMillion ? nil : try LargeFetchBenchmark(options: options, work: work).run()
         let incremental = try IncrementalBenchmark(options: options, work: work).run(large: large)
 
-        // nil: not measured in this run (--skip-1m); such targets count neither way.
+        // nil: not measured in this run (--skip-1m, --skip-store); such targets count neither way.
         let targets: [(String, Bool?)] = [
             ("save", save.ratio >= SaveBenchmark.target),
             ("fetch", fetch.rate >= FetchBenchmark.targetRecordsPerSecond),
             ("fetch_1m", large.map { $0.peakMiB < LargeFetchBenchmark.targetMiB }),
             ("incremental", incremental.ratio.map { $0 <= IncrementalBenchmark.targetRatio }),
+            ("store_push", store?.ratioMet),
+            ("store_push_rss", store?.peakMet),
+            ("store_pull", store?.pullMet),
         ]
         let met = targets.compactMap(\.1)
         let total = MonotonicClock.now() - start
         Log.line("done in \(Log.fixed(total)) s; targets \(met.allSatisfy { $0 } ? "all met" : "NOT all met")")
-        return .object([
+        let missed: [JSONValue] = targets.filter { $0.1 == false }.map { .string($0.0) }
+        let notMeasured: [JSONValue] = targets.filter { $0.1 == nil }.map { .string($0.0) }
+        let pairs: [(String, JSONValue)] = [
             ("mode", .string(options.quick ? "quick" : "full")),
             ("save", save.json(sqlite3: options.sqlite3)),
             ("fetch", fetch.json()),
             ("fetch_1m", large?.json() ?? .null),
             ("incremental", incremental.json()),
+            ("store_push", store?.pushJSON() ?? .null),
+            ("store_push_rss", store?.peakJSON() ?? .null),
+            ("store_pull", store?.pullJSON() ?? .null),
+            ("store_sync", store?.syncJSON() ?? .null),
             ("all_targets_met", .bool(met.allSatisfy { $0 })),
-            ("targets_missed", .array(targets.filter { $0.1 == false }.map { .string($0.0) })),
-            ("targets_not_measured", .array(targets.filter { $0.1 == nil }.map { .string($0.0) })),
+            ("targets_missed", .array(missed)),
+            ("targets_not_measured", .array(notMeasured)),
             ("machine", .object([("cores", JSONFigures.int(MachineInfo.cores)),
                                  ("load_at_start", loadAtStart), ("load_at_end", MachineInfo.loadJSON())])),
             ("clock", .string("CLOCK_MONOTONIC")),
             ("total_seconds", JSONFigures.number(total, 1)),
-        ])
+        ]
+        return .object(pairs)
+    }
+
+    /// (d), unless skipped.
+    func runStore(_ save: SaveBenchmark.Result, work: WorkDirectory) throws -> StoreBenchmark.Result? {
+        guard !options.skipStore else { return nil }
+        guard let baseline = save.baseline else { throw BenchError("the save benchmark left no sqlite3 script") }
+        return try StoreBenchmark(options: options, work: work).run(baseline: baseline, cloudSaveRate: save.oursRate)
     }
 }

@@ -10,10 +10,11 @@ enum BenchSetup {
     static let zoneName = "Items"
     static let recordType = "Item"
 
-    /// The private-database request of the bench account, creating the account on first use.
-    static func request(_ cloud: SQLiteCloud) throws(CloudError) -> DatabaseRequest {
+    /// The private-database request of the bench account as `device`, creating the account on
+    /// first use.
+    static func request(_ cloud: SQLiteCloud, deviceID device: String = deviceID) throws(CloudError) -> DatabaseRequest {
         let account = try cloud.account(named: accountName)
         return DatabaseRequest(container: container, scope: .private, userRecordName: account.userRecordName,
-                               deviceID: deviceID)
+                               deviceID: device)
     }
 }

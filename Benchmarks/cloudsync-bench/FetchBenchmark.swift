@@ -17,7 +17,7 @@ struct FetchBenchmark {
         var pageSize = 0
         /// Open a fresh device file + fetch everything, in this process.
         var inProcess = Samples()
-        var child: ChildFetch?
+        var child: ChildMeasurement?
 
         var rate: Double { Double(records) / inProcess.median }
 
@@ -63,8 +63,8 @@ struct FetchBenchmark {
         }
         let device = "fetch-device-child.sqlite"
         work.removeDatabase(device)
-        let child = try ChildFetch.run(cloud: cloudPath, device: work.file(device), pageSize: options.pageSize, work: work)
-        guard child.records == records else { throw BenchError("the child fetched \(child.records) records, expected \(records)") }
+        let child = try ChildMeasurement.run(.fetch, cloud: cloudPath, device: work.file(device), size: options.pageSize,
+                                             expected: records, work: work)
         work.removeDatabase(device)
         result.child = child
         Log.line("  child process: \(Log.fixed(child.seconds, 3)) s fetch, peak RSS \(Log.fixed(child.peakMiB)) MB")

@@ -13,7 +13,7 @@ struct LargeFetchBenchmark {
     struct Result {
         var records: Int
         var buildSeconds = 0.0
-        var runs: [ChildFetch] = []
+        var runs: [ChildMeasurement] = []
         var cloudPath = ""
         var devicePath = ""
 
@@ -53,13 +53,10 @@ struct LargeFetchBenchmark {
         result.buildSeconds = try CloudFiller.fill(result.cloudPath, count: result.records, label: "large zone")
         for run in 1...options.runs {
             work.removeDatabase("large-device.sqlite")
-            let child = try ChildFetch.run(cloud: result.cloudPath, device: result.devicePath,
-                                           pageSize: options.pageSize, work: work)
-            guard child.records == result.records else {
-                throw BenchError("the child fetched \(child.records) records, expected \(result.records)")
-            }
+            let child = try ChildMeasurement.run(.fetch, cloud: result.cloudPath, device: result.devicePath,
+                                                 size: options.pageSize, expected: result.records, work: work)
             result.runs.append(child)
-            Log.line("  run \(run): fetch \(Log.fixed(child.seconds, 2)) s (\(Int(child.recordsPerSecond)) records/s), peak RSS \(Log.fixed(child.peakMiB)) MB (before fetch \(Log.fixed(Double(child.rssBeforeFetchKiB) / 1024)) MB)")
+            Log.line("  run \(run): fetch \(Log.fixed(child.seconds, 2)) s (\(Int(child.recordsPerSecond)) records/s), peak RSS \(Log.fixed(child.peakMiB)) MB (before fetch \(Log.fixed(Double(child.rssBeforeKiB) / 1024)) MB)")
         }
         Log.line("  peak RSS \(Log.fixed(result.peakMiB)) MB (target < \(Int(LargeFetchBenchmark.targetMiB)) MB)")
         return result

@@ -6,14 +6,7 @@ import Glibc
 enum Log {
     static func line(_ text: String) {
         var line = text + "\n"
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        _ = line.withUTF8 { FileIO.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
     /// `value` with `digits` decimals, for messages.

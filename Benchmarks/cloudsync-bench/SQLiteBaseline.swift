@@ -11,6 +11,8 @@ struct SQLiteBaseline {
     let sqlite3: String
     let scriptPath: String
     let emptyScriptPath: String
+    /// Rows the script inserts.
+    let rows: Int
 
     /// The schema and pragmas, exactly as run (also reported in the JSON).
     static let preamble = """
@@ -39,7 +41,7 @@ struct SQLiteBaseline {
         }
         script += "COMMIT;\n"
         let baseline = SQLiteBaseline(sqlite3: sqlite3, scriptPath: work.file("baseline.sql"),
-                                      emptyScriptPath: work.file("baseline-empty.sql"))
+                                      emptyScriptPath: work.file("baseline-empty.sql"), rows: seq)
         try FileIO.write(script, to: baseline.scriptPath)
         try FileIO.write(preamble + "\n", to: baseline.emptyScriptPath)
         return baseline
@@ -62,6 +64,17 @@ struct SQLiteBaseline {
                                     stdoutPath: "/dev/null")
         guard outcome.status == 0 else { throw BenchError("\(sqlite3) exited with status \(outcome.status)") }
         return outcome
+    }
+
+    /// One timed run of the insert script into a fresh database `name` of `work`, checked to
+    /// hold every row, then removed. Returns the process's wall time.
+    func timedRun(_ name: String, in work: WorkDirectory) throws -> Double {
+        work.removeDatabase(name)
+        defer { work.removeDatabase(name) }
+        let outcome = try run(into: work.file(name))
+        let inserted = try SQLiteBaseline.rowCount(work.file(name))
+        guard inserted == rows else { throw BenchError("sqlite3 inserted \(inserted) rows, expected \(rows)") }
+        return outcome.seconds
     }
 
     /// What `sqlite3 --version` prints (first line).

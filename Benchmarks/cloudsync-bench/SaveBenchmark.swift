@@ -29,6 +29,8 @@ struct SaveBenchmark {
         var scriptBytes: Int64 = 0
         /// The cloud of the last run, kept for the fetch benchmark.
         var cloudPath = ""
+        /// The prepared sqlite3 script, kept for the store benchmark's baseline.
+        var baseline: SQLiteBaseline?
 
         var oursRate: Double { Double(rows) / ours.median }
         var rawRate: Double { Double(rows) / raw.median }
@@ -75,6 +77,8 @@ struct SaveBenchmark {
         let baseline = try SQLiteBaseline.prepare(sqlite3: options.sqlite3, batches: batches, in: work)
         result.scriptBytes = FileIO.size(baseline.scriptPath)
         result.shellVersion = baseline.shellVersion(in: work)
+        result.libraryVersion = try Self.version(":memory:")
+        result.baseline = baseline
 
         for run in 1...options.runs {
             let name = "save-\(run).sqlite"
@@ -95,15 +99,9 @@ struct SaveBenchmark {
             Log.line("  run \(run) ours:    \(Log.fixed(end - start, 3)) s  \(Int(Double(result.rows) / (end - start))) rows/s")
             if run < options.runs { work.removeDatabase(name) } else { result.cloudPath = cloudPath }
 
-            let rawName = "raw-\(run).sqlite"
-            work.removeDatabase(rawName)
-            let raw = try baseline.run(into: work.file(rawName))
-            result.raw.append(raw.seconds)
-            let rows = try SQLiteBaseline.rowCount(work.file(rawName))
-            guard rows == result.rows else { throw BenchError("sqlite3 inserted \(rows) rows, expected \(result.rows)") }
-            if result.libraryVersion.isEmpty { result.libraryVersion = try Self.version(work.file(rawName)) }
-            work.removeDatabase(rawName)
-            Log.line("  run \(run) sqlite3: \(Log.fixed(raw.seconds, 3)) s  \(Int(Double(result.rows) / raw.seconds)) rows/s")
+            let raw = try baseline.timedRun("raw-\(run).sqlite", in: work)
+            result.raw.append(raw)
+            Log.line("  run \(run) sqlite3: \(Log.fixed(raw, 3)) s  \(Int(Double(result.rows) / raw)) rows/s")
 
             let fixedName = "raw-fixed-\(run).sqlite"
             work.removeDatabase(fixedName)
@@ -114,7 +112,7 @@ struct SaveBenchmark {
         return result
     }
 
-    /// The SQLite library version, read through a connection to `database`.
+    /// The SQLite library version, read through a connection to `database` (":memory:" will do).
     static func version(_ database: String) throws -> String {
         let connection = try Connection(path: database)
         return try connection.queryOne("SELECT sqlite_version()") { $0.string(0) } ?? ""

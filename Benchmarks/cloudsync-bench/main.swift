@@ -3,13 +3,18 @@ import CloudSyncCore
 import Glibc
 #endif
 
-/// Entry point: `cloudsync-bench [options]`, or the hidden `child-fetch` / `child-fetch-run`
-/// used for peak-RSS measurements. Exit codes: 0 ok, 1 a benchmark failed, 64 usage.
+/// Entry point: `cloudsync-bench [options]`, or the hidden `child-OP` / `child-OP-run` (OP:
+/// fetch, push, pull) used for peak-RSS measurements, or the hidden `pending-device DEVICE
+/// ROWS` (writes the pending device of (d), e.g. to profile `child-push-run` on it). Exit
+/// codes: 0 ok, 1 a benchmark failed, 64 usage.
 enum BenchMain {
     static func run(_ arguments: [String]) -> Int32 {
-        let hidden: [String: ([String]) throws -> JSONValue] = [
-            ChildFetchRelay.name: ChildFetchRelay.run, ChildFetchCommand.name: ChildFetchCommand.run,
-        ]
+        var hidden: [String: ([String]) throws -> JSONValue] = [:]
+        for operation in ChildOperation.allCases {
+            hidden[operation.relayName] = { try ChildRelay.run(operation, $0) }
+            hidden[operation.runName] = { try ChildCommand.run(operation, $0) }
+        }
+        hidden[StoreWorkload.pendingDeviceCommand] = StoreWorkload.runPendingDevice
         if let first = arguments.first, let subcommand = hidden[first] {
             do {
                 print(try subcommand(Array(arguments.dropFirst())).serialized())

@@ -76,7 +76,8 @@ public struct Dispatcher: Sendable {
         $CLOUDSYNC_EXEC_PATH, then $PATH, with the resolved context exported as CLOUDSYNC_* \
         variables.
 
-        Without a command, on a terminal, cloudsync opens its REPL (see 'cloudsync help repl').
+        Without a command, cloudsync opens its REPL on a terminal, or runs the commands piped \
+        into it, one per line (see 'cloudsync help repl').
         """
 
     static let examples = [

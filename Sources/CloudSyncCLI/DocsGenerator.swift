@@ -57,15 +57,11 @@ public struct DocsGenerator: Sendable {
     /// The files under `directory` that differ from what the table generates (or are missing),
     /// and generated-looking man pages (`man/cloudsync*.1`) the table no longer has.
     public func outdatedFiles(in directory: String) -> [String] {
-        var outdated: [String] = []
-        for file in files() {
-            let path = directory + "/" + file.path
-            guard case .contents(let bytes) = FileSystem.readFile(path), bytes == Array(file.text.utf8) else {
-                outdated.append(file.path)
-                continue
-            }
+        let outdated = files().filter { file in
+            guard case .contents(let bytes) = FileSystem.readFile(directory + "/" + file.path) else { return true }
+            return bytes != Array(file.text.utf8)
         }
-        return outdated + staleManPages(in: directory)
+        return outdated.map(\.path) + staleManPages(in: directory)
     }
 
     /// Writes every file under `directory` (creating `man/` and `completions/`), removes man

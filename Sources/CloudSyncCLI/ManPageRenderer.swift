@@ -102,7 +102,7 @@ public struct ManPageRenderer: Sendable {
             argumentList(&page, family.arguments)
         }
 
-        let subcommands = commands.filter { $0.path.count > 2 }
+        let subcommands = Self.descendants(family, path: path)
         if !subcommands.isEmpty {
             page.section("COMMANDS")
             for (spec, commandPath) in subcommands {
@@ -308,6 +308,12 @@ public struct ManPageRenderer: Sendable {
     /// Every visible command below `spec`, depth first.
     static func descendants(_ spec: CommandSpec) -> [CommandSpec] {
         spec.visibleSubcommands.flatMap { [$0] + descendants($0) }
+    }
+
+    /// Every visible command below `spec` (groups too), depth first, with the words that
+    /// invoke them.
+    static func descendants(_ spec: CommandSpec, path: [String]) -> [(spec: CommandSpec, path: [String])] {
+        spec.visibleSubcommands.flatMap { [($0, path + [$0.name])] + descendants($0, path: path + [$0.name]) }
     }
 }
 

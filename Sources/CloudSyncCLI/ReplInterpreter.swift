@@ -1,3 +1,5 @@
+import Glibc
+
 /// Runs the lines of a REPL session or a script: splits each line into words, handles the
 /// session's own words (`use`, `exit`, `quit`, and a note after `help`), and runs everything
 /// else through the same command table as one-shot use, in the session's context.
@@ -133,8 +135,14 @@ public final class ReplInterpreter {
                                   isInteractive: false)
         case .childProcess(let executable):
             do {
-                return try ProcessRunner.run(executable, argv0: Dispatcher.programName, arguments: lineFlags + words,
-                                             environment: environment)
+                let status = try ProcessRunner.run(executable, argv0: Dispatcher.programName,
+                                                   arguments: lineFlags + words, environment: environment)
+                // Stopped by Ctrl-C: the terminal echoed ^C; the next prompt starts a fresh line.
+                if status == 128 + SIGINT {
+                    output.write("\n")
+                    output.flush()
+                }
+                return status
             } catch {
                 output.error(error.description)
                 return ExitCode.internalError.rawValue

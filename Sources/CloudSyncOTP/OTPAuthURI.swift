@@ -22,9 +22,7 @@ public enum OTPAuthURI {
         let query = rest.dropFirst(beforeQuery.count + 1)
         guard let slash = beforeQuery.firstIndex(of: "/") else { throw .invalidURI("the URI has no label (otpauth://TYPE/LABEL?…)") }
         let typeName = beforeQuery[..<slash].lowercased()
-        guard let rawLabel = PercentEncoding.decode(beforeQuery[beforeQuery.index(after: slash)...], plusIsSpace: false) else {
-            throw .invalidURI("the label has a broken %-escape")
-        }
+        let encodedLabel = beforeQuery[beforeQuery.index(after: slash)...]
         var parameters: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let key = pair.prefix { $0 != "=" }
@@ -49,12 +47,26 @@ public enum OTPAuthURI {
         guard let secretText = parameters["secret"], !secretText.isEmpty else { throw .invalidURI("the URI has no secret") }
         let secret = try Base32.decode(secretText)
 
-        // The label is `issuer:account` or `account`; spaces after the colon are allowed.
+        // The label is `issuer:account` or `account`; spaces after the colon are allowed. A
+        // literal colon separates; without one, an escaped colon (%3A) does.
         var labelIssuer = ""
-        var account = rawLabel
-        if let colon = rawLabel.firstIndex(of: ":") {
-            labelIssuer = String(rawLabel[..<colon]).trimmingWhitespace()
-            account = String(rawLabel[rawLabel.index(after: colon)...])
+        var account: String
+        if let colon = encodedLabel.firstIndex(of: ":") {
+            guard let issuerPart = PercentEncoding.decode(encodedLabel[..<colon], plusIsSpace: false),
+                  let accountPart = PercentEncoding.decode(encodedLabel[encodedLabel.index(after: colon)...], plusIsSpace: false) else {
+                throw .invalidURI("the label has a broken %-escape")
+            }
+            labelIssuer = issuerPart.trimmingWhitespace()
+            account = accountPart
+        } else {
+            guard let decoded = PercentEncoding.decode(encodedLabel, plusIsSpace: false) else {
+                throw .invalidURI("the label has a broken %-escape")
+            }
+            account = decoded
+            if let colon = decoded.firstIndex(of: ":") {
+                labelIssuer = String(decoded[..<colon]).trimmingWhitespace()
+                account = String(decoded[decoded.index(after: colon)...])
+            }
         }
         account = account.trimmingWhitespace()
         let parameterIssuer = parameters["issuer"]?.trimmingWhitespace()

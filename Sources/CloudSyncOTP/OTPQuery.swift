@@ -12,7 +12,7 @@ public enum OTPQueryResult<Item> {
 /// tokens makes the query ambiguous.
 public enum OTPQuery {
     /// The labels a query looks at.
-    public struct Labels: Sendable {
+    public struct Labels: Sendable, Hashable {
         public var name: String
         public var issuer: String
         public var account: String
@@ -34,9 +34,9 @@ public enum OTPQuery {
             { $0.name == query },
             { !$0.issuer.isEmpty && !$0.account.isEmpty && $0.issuerAccount == query },
             { !$0.issuer.isEmpty && $0.issuer == query },
-            { $0.name.lowercased() == lowered
-                || (!$0.issuer.isEmpty && !$0.account.isEmpty && $0.issuerAccount.lowercased() == lowered)
-                || (!$0.issuer.isEmpty && $0.issuer.lowercased() == lowered) },
+            { $0.name.lowercased() == lowered },
+            { !$0.issuer.isEmpty && !$0.account.isEmpty && $0.issuerAccount.lowercased() == lowered },
+            { !$0.issuer.isEmpty && $0.issuer.lowercased() == lowered },
             { $0.name.lowercased().contains(lowered) || $0.issuer.lowercased().contains(lowered)
                 || $0.account.lowercased().contains(lowered) },
         ]

@@ -38,12 +38,19 @@ public struct OTPToken: Sendable, Hashable {
         self.kind = kind
         self.algorithm = kind == .steam ? .sha1 : algorithm
         self.digits = kind == .steam ? 5 : digits
-        self.period = period
-        self.counter = counter
+        self.period = kind == .hotp ? OTPToken.defaultPeriod : period
+        self.counter = kind == .hotp ? counter : 0
         self.lastUsedStep = lastUsedStep
         self.note = note
         self.name = name
         if self.name.isEmpty { self.name = defaultName }
+        normalizeLabels()
+    }
+
+    /// A token known by a name only keeps it as its account too, so that formats that have
+    /// no name (otpauth labels, Aegis entries) carry it.
+    public mutating func normalizeLabels() {
+        if issuer.isEmpty && account.isEmpty { account = name }
     }
 
     /// `issuer:account`, or whichever of the two exists.

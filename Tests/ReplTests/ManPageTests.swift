@@ -146,10 +146,26 @@ enum ManText {
                 .replacingOccurrences("\\fR", "").replacingOccurrences("\\%", "").replacingOccurrences("\\&", "")
                 .replacingOccurrences("\\c", "").replacingOccurrences("\\-", "-").replacingOccurrences("\\ ", " ")
                 .replacingOccurrences("\\(dq", "\"").replacingOccurrences("\\e", "\\")
+            text = decodingUnicodeEscapes(text)
             if text.hasPrefix("\"") && text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
             words.append(text)
         }
         return normalized(words.joined(separator: " "))
+    }
+
+    /// `\[u2026]` as the character it names.
+    static func decodingUnicodeEscapes(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: "\\[u") {
+            result += rest[..<start.lowerBound]
+            rest = rest[start.upperBound...]
+            guard let close = rest.firstIndex(of: "]"), let value = UInt32(rest[..<close], radix: 16),
+                  let scalar = Unicode.Scalar(value) else { result += "\\[u"; continue }
+            result.unicodeScalars.append(scalar)
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 
     /// Words separated by single blanks.

@@ -29,6 +29,7 @@ import Testing
         let runner = BinaryRunner(home: home.path)
         #expect(runner.run(["zone", "create", "Notebook", "Archive"], device: "laptop").status == 0)
         guard let repl = Self.start(home) else { return }
+        let prompt = "alice@laptop> "
 
         // A command and a subcommand: "zo<Tab>" -> "zone ", "li<Tab>" -> "list ".
         repl.type("zo")
@@ -40,6 +41,7 @@ import Testing
         #expect(repl.screen.contains("ZONE"))
 
         // Two Tabs list the choices.
+        repl.waitForIdle(prompt)
         repl.type("record ")
         repl.press("Tab", "Tab")
         repl.waitFor("query")
@@ -47,6 +49,7 @@ import Testing
         repl.press("C-u")
 
         // A live value from the cloud: the zone created above.
+        repl.waitForIdle(prompt)
         repl.type("zone delete Noteb")
         repl.press("Tab")
         repl.type("--yes")
@@ -55,31 +58,32 @@ import Testing
         #expect(repl.screen.contains("alice@laptop> zone delete Notebook --yes"))
 
         // --option=value completes the value.
+        repl.waitForIdle(prompt)
         repl.type("fetch-changes --zone=Arc")
         repl.press("Tab")
         repl.press("Enter")
         repl.waitFor("alice@laptop> fetch-changes --zone=Archive")
-
-        repl.press("C-d")
-        repl.waitFor("[exit 0]")
+        repl.quit(prompt)
     }
 
     @Test func historyIsWrittenAndReloadedAcrossSessions() throws {
         let home = TemporaryDirectory("repl-history")
         let historyFile = home.path + "/state/cloudsync/history"
+        let prompt = "alice@laptop> "
         do {
             guard let repl = Self.start(home) else { return }
             repl.type("zone list")
             repl.press("Enter")
             repl.waitFor("_defaultZone")
+            repl.waitForIdle(prompt)
             repl.type(" zone list --json")  // a leading blank keeps it out of the history
             repl.press("Enter")
             repl.waitFor("\"zones\"")
+            repl.waitForIdle(prompt)
             repl.type("help zone")
             repl.press("Enter")
             repl.waitFor("SUBCOMMANDS")
-            repl.press("C-d")
-            repl.waitFor("[exit 0]")
+            repl.quit(prompt)
         }
         let text = TemporaryDirectory.readBytes(historyFile).map { String(decoding: $0, as: UTF8.self) }
         #expect(text == "zone list\nhelp zone\n")
@@ -97,8 +101,7 @@ import Testing
         repl.waitFor("alice@laptop> zone list")
         repl.press("Enter")
         repl.waitFor("_defaultZone")
-        repl.press("C-d")
-        repl.waitFor("[exit 0]")
+        repl.quit(prompt)
         let after = TemporaryDirectory.readBytes(historyFile).map { String(decoding: $0, as: UTF8.self) }
         #expect(after == "zone list\nhelp zone\nzone list\n")
     }
@@ -114,14 +117,16 @@ import Testing
         repl.type("fetch-changes")
         repl.press("Enter")
         repl.waitFor("changed  Notes/n1")
+        repl.waitForIdle("alice@laptop> ")
         repl.type("fetch-changes")
         repl.press("Enter")
         repl.waitFor("Already up to date.")
 
         // Another device has fetched nothing yet: it gets the record again.
+        repl.waitForIdle("alice@laptop> ")
         repl.type("use device phone")
         repl.press("Enter")
-        repl.waitFor("alice@phone> ")
+        repl.waitForIdle("alice@phone> ")
         repl.type("fetch-changes")
         repl.press("Enter")
         repl.waitFor("changed  Notes/n1", count: 2)
@@ -129,56 +134,81 @@ import Testing
         #expect(stat(home.path + "/devices/alice/phone.sqlite", &info) == 0)
 
         // A flag on one line still wins for that line only.
+        repl.waitForIdle("alice@phone> ")
         repl.type("--device laptop fetch-changes")
         repl.press("Enter")
         repl.waitFor("Already up to date.", count: 2)
 
         // The container shows in the prompt when it is not the default one.
+        repl.waitForIdle("alice@phone> ")
         repl.type("use container iCloud.com.example.Other")
         repl.press("Enter")
-        repl.waitFor("alice@phone:iCloud.com.example.Other> ")
+        repl.waitForIdle("alice@phone:iCloud.com.example.Other> ")
         repl.type("use account bob")
         repl.press("Enter")
-        repl.waitFor("bob@phone:iCloud.com.example.Other> ")
+        repl.waitForIdle("bob@phone:iCloud.com.example.Other> ")
         repl.type("use device 'no good'")
         repl.press("Enter")
         repl.waitFor("invalid device name 'no good'")
-        repl.press("C-d")
-        repl.waitFor("[exit 0]")
+        repl.quit("bob@phone:iCloud.com.example.Other> ")
     }
 
     @Test func errorsPrintAndTheSessionGoesOn() throws {
         let home = TemporaryDirectory("repl-errors")
         guard let repl = Self.start(home) else { return }
+        let prompt = "alice@laptop> "
 
         repl.type("record get nope --zone Nowhere")
         repl.press("Enter")
         repl.waitFor("zone 'Nowhere' does not exist")
 
+        repl.waitForIdle(prompt)
         repl.type("zoen list")
         repl.press("Enter")
         repl.waitFor("'zoen' is not a cloudsync command")
         repl.waitFor("Did you mean 'zone'?")
 
+        repl.waitForIdle(prompt)
         repl.type("record save Note n1 --field 'title=Hello")
         repl.press("Enter")
         repl.waitFor("unbalanced single quote (')")
 
         // Ctrl-C clears the line: what was typed before it is gone.
+        repl.waitForIdle(prompt)
         repl.type("zone crea")
+        repl.waitFor("alice@laptop> zone crea")
         repl.press("C-c")
-        repl.waitFor("alice@laptop> ", count: 5)
+        repl.waitForIdle(prompt)
         repl.type("zone list")
         repl.press("Enter")
         repl.waitFor("_defaultZone")
         #expect(!repl.screen.contains("zone creazone list"))
 
+        repl.waitForIdle(prompt)
         repl.type("help")
         repl.press("Enter")
         repl.waitFor("use device <name>")
+        repl.quit(prompt)
+    }
 
-        repl.press("C-d")
-        repl.waitFor("[exit 0]")
+    @Test func ctrlCStopsARunningCommandButNotTheSession() throws {
+        let home = TemporaryDirectory("repl-interrupt")
+        home.makeDirectory("plugins")
+        home.write("plugins/cloudsync-sleeper", "#!/bin/sh\necho sleeping\nsleep 30\necho woke up\n", mode: 0o755)
+        guard let repl = Self.start(home, extra: ["CLOUDSYNC_EXEC_PATH": home.file("plugins")]) else { return }
+        let prompt = "alice@laptop> "
+        repl.type("sle")
+        repl.press("Tab")
+        repl.press("Enter")
+        repl.waitFor("sleeping")
+        repl.press("C-c")
+        repl.waitForIdle(prompt, timeout: 10)
+        repl.type("zone list")
+        repl.press("Enter")
+        repl.waitFor("_defaultZone")
+        #expect(!repl.screen.contains("woke up"))
+        #expect(repl.screen.contains("alice@laptop> sleeper"), "Tab completed the plugin's name")
+        repl.quit(prompt)
     }
 
     @Test func bareCloudsyncOnATerminalOpensTheReplAndExitLeaves() throws {
@@ -201,14 +231,12 @@ import Testing
         repl.type("zone list")
         repl.press("Enter")
         repl.waitFor("_defaultZone")
-        repl.press("C-d")
-        repl.waitFor("[exit 0]")
+        repl.quit("alice@laptop> ")
         #expect(TemporaryDirectory.readBytes(home.file("big-history"))?.count == big.utf8.count, "left alone")
 
         home.makeDirectory("a-folder")
         guard let second = Self.start(home, extra: ["CLOUDSYNC_HISTORY": home.file("a-folder")]) else { return }
         #expect(second.screen.contains("is not a regular file; history is off for this session"))
-        second.press("C-d")
-        second.waitFor("[exit 0]")
+        second.quit("alice@laptop> ")
     }
 }

@@ -14,6 +14,7 @@ final class ReadlineEditor: LineEditor {
     private let signalPipeWrite: Int32
     private var savedInterrupt = sigaction()
     private var savedResize = sigaction()
+    private var savedMask = sigset_t()
     private var closed = false
 
     var completer: ((String) -> CompletionResult)? {
@@ -47,6 +48,12 @@ final class ReadlineEditor: LineEditor {
         action.sa_flags = 0
         sigaction(SIGINT, &action, &savedInterrupt)
         sigaction(SIGWINCH, &action, &savedResize)
+        // A parent may have started us with these blocked; Ctrl-C must reach the prompt.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        sigaddset(&handled, SIGINT)
+        sigaddset(&handled, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &handled, &savedMask)
     }
 
     deinit { close() }
@@ -55,6 +62,7 @@ final class ReadlineEditor: LineEditor {
     func close() {
         guard !closed else { return }
         closed = true
+        pthread_sigmask(SIG_SETMASK, &savedMask, nil)
         sigaction(SIGINT, &savedInterrupt, nil)
         sigaction(SIGWINCH, &savedResize, nil)
         ReadlineGlobals.signalPipeWrite = -1

@@ -113,7 +113,7 @@ enum SubscribeInit {
             ]))
             return
         }
-        for zone in createdZones { context.output.line("created zone \(zone)") }
+        for zone in createdZones { context.output.line("zone \(zone) ready") }
         for (scope, id) in createdSubscriptions { context.output.line("created subscription \(id) (\(scope.rawValue) database)") }
         if upToDate {
             let what = (zones.map { "zone \($0)" } + scopes.map { "subscription \(subscriptionID($0))" }).joined(separator: ", ")

@@ -1,0 +1,134 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncOTP
+
+/// `otp code [QUERY]`: the current code (and the seconds it has left), offline.
+enum OTPCode {
+    static let spec = CommandSpec(
+        name: "code", abstract: "Print the current code of a token, or of every time-based token.",
+        discussion: """
+            Without a QUERY, prints the code of every TOTP and Steam token. With one, prints that \
+            token's code and how many seconds it has left; --quiet prints the code alone (for \
+            scripts), --next N the N codes that follow. An HOTP token's code uses its stored \
+            counter, which then advances by one (RFC 4226 §7.2).
+            """,
+        options: [
+            OptionSpec("at", value: "TIME", help: "The code at TIME (ISO 8601, or @epoch-seconds) instead of now."),
+            OptionSpec("next", value: "N", help: "Also print the N codes that follow."),
+        ],
+        arguments: [ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one.", optional: true,
+                                 completion: .otpName)],
+        examples: [
+            Example("cloudsync otp code github", "492039  (17 s left)"),
+            Example("cloudsync otp code github -q | xclip", "The code alone."),
+            Example("cloudsync otp code github --at 2038-01-19T03:14:08Z --next 2", "Codes after 2038."),
+        ],
+        run: run)
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        var next = 0
+        if let text = arguments.value("next") {
+            guard let n = Int(text), (0...100).contains(n) else { throw CLIError.usage("--next takes 0 to 100, got '\(text)'") }
+            next = n
+        }
+        let store = try OTPCommand.tokens(context)
+        guard let query = arguments.argument("query") else {
+            try all(context, store: store, at: try OTPCommand.time(arguments), next: next)
+            return
+        }
+        let stored = try OTPCommand.resolve(query, in: store)
+        let token = stored.token
+        if token.kind == .hotp {
+            if arguments.value("at") != nil { throw CLIError.usage("--at is for time-based tokens; '\(token.name)' is HOTP") }
+            try hotp(context, store: store, stored: stored, next: next)
+            return
+        }
+        let ms = try OTPCommand.time(arguments)
+        guard let step = token.step(atUnixSeconds: ms / 1000) else { throw CLIError.usage("no codes before 1970") }
+        let period = Int64(token.period)
+        let validUntil = (Int64(step) + 1) * period * 1000
+        let secondsLeft = (validUntil - ms + 999) / 1000
+        let codes = (0...next).map { token.code(factor: step + UInt64($0)) }
+        let out = context.output
+        if out.isJSON {
+            var pairs = nameFields(stored)
+            pairs += [("code", .string(codes[0])), ("step", .int(Int64(step))),
+                      ("validFrom", .int(Int64(step) * period * 1000)), ("validUntil", .int(validUntil)),
+                      ("secondsLeft", .int(secondsLeft))]
+            if next > 0 {
+                pairs.append(("next", .array((1...next).map { index in
+                    .object([("code", .string(codes[index])), ("validFrom", .int((Int64(step) + Int64(index)) * period * 1000)),
+                             ("validUntil", .int((Int64(step) + Int64(index) + 1) * period * 1000))])
+                })))
+            }
+            out.json(.object(pairs))
+        } else if context.settings.quiet {
+            out.write(codes.map { $0 + "\n" }.joined())
+        } else {
+            var text = "\(codes[0])  (\(secondsLeft) s left)\n"
+            for index in stride(from: 1, through: next, by: 1) {
+                text += "\(codes[index])  (in \(secondsLeft + Int64(index - 1) * period) s)\n"
+            }
+            out.write(text)
+        }
+    }
+
+    /// An HOTP code: the stored counter's, after which the counter advances and is saved.
+    static func hotp(_ context: CommandContext, store: OTPTokenStore, stored: StoredToken, next: Int) throws {
+        let token = stored.token
+        guard token.counter < UInt64(Int64.max) else { throw CLIError.failed("the HOTP counter of '\(token.name)' is exhausted") }
+        let codes = (0...next).map { token.code(factor: token.counter + UInt64($0)) }
+        var advanced = stored
+        advanced.token.counter += 1
+        try store.update(advanced, from: token, now: OTPCommand.nowMilliseconds())
+        let out = context.output
+        if out.isJSON {
+            var pairs = nameFields(stored)
+            pairs += [("code", .string(codes[0])), ("counter", .int(Int64(token.counter)))]
+            if next > 0 {
+                pairs.append(("next", .array((1...next).map { .object([("code", .string(codes[$0])),
+                                                                      ("counter", .int(Int64(token.counter) + Int64($0)))]) })))
+            }
+            out.json(.object(pairs))
+        } else if context.settings.quiet {
+            out.write(codes.map { $0 + "\n" }.joined())
+        } else {
+            var text = "\(codes[0])  (counter \(token.counter))\n"
+            for index in stride(from: 1, through: next, by: 1) { text += "\(codes[index])  (counter \(token.counter + UInt64(index)))\n" }
+            out.write(text)
+        }
+    }
+
+    /// Every time-based token's code (HOTP tokens are left out: showing one uses it up).
+    static func all(_ context: CommandContext, store: OTPTokenStore, at ms: Int64, next: Int) throws {
+        let tokens = try store.all { name, error in context.output.warning("token record \(name) is unusable: \(error)") }
+            .filter { $0.token.kind.isTimeBased }
+        var rows: [[String]] = []
+        var items: [JSONValue] = []
+        for stored in tokens {
+            let token = stored.token
+            guard let step = token.step(atUnixSeconds: ms / 1000) else { throw CLIError.usage("no codes before 1970") }
+            let validUntil = (Int64(step) + 1) * Int64(token.period) * 1000
+            let left = (validUntil - ms + 999) / 1000
+            let codes = (0...next).map { token.code(factor: step + UInt64($0)) }
+            rows.append([token.name, codes.joined(separator: " "), "\(left) s"])
+            items.append(.object(nameFields(stored) + [("code", .string(codes[0])), ("validUntil", .int(validUntil)),
+                                                       ("secondsLeft", .int(left))]
+                                 + (next > 0 ? [("next", .array(codes.dropFirst().map { .string($0) }))] : [])))
+        }
+        if context.output.isJSON {
+            context.output.json(.object([("codes", .array(items))]))
+        } else if context.settings.quiet {
+            context.output.write(rows.map { "\($0[0])\t\($0[1])\n" }.joined())
+        } else if rows.isEmpty {
+            context.output.line("No time-based tokens. Add one with 'cloudsync otp add'.")
+        } else {
+            context.output.table(["NAME", "CODE", "LEFT"], rows)
+        }
+    }
+
+    static func nameFields(_ stored: StoredToken) -> [(String, JSONValue)] {
+        [("name", .string(stored.token.name)), ("issuer", .string(stored.token.issuer)),
+         ("account", .string(stored.token.account)), ("type", .string(stored.token.kind.rawValue))]
+    }
+}

@@ -1,0 +1,18 @@
+import CloudSyncCLI
+import CloudSyncDevice
+import CloudSyncOTP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension OTPCommand {
+    /// Token names for completion (`otp code <Tab>`), read from the device's store; never
+    /// creates a device file.
+    public static func liveNames(_ query: LiveValueQuery) throws -> [String] {
+        let settings = query.settings
+        let path = DeviceStore.defaultPath(home: settings.home, account: settings.account, device: settings.device)
+        guard access(path, F_OK) == 0 else { return [] }
+        let store = OTPTokenStore(store: try DeviceStore(path: path), container: settings.container, device: settings.device)
+        return try store.labelled().map(\.labels.name).sorted()
+    }
+}

@@ -1,0 +1,36 @@
+import CloudSyncCore
+import TestSupport
+import Testing
+
+/// The RFC test secret "12345678901234567890" in base32.
+let rfcSecret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+
+extension ProcessResult {
+    /// stdout without its trailing newline.
+    var out: String {
+        var text = stdout
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}
+
+extension BinaryRunner {
+    /// The names `otp list --json` shows on a device.
+    func tokenNames(_ device: String) throws -> [String] {
+        try run(["otp", "list", "--json"], device: device).json()["tokens"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
+    /// `otp code QUERY --at @T -q`.
+    func code(_ query: String, at time: Int64, device: String) -> String {
+        run(["otp", "code", query, "--at", "@\(time)", "-q"], device: device).out
+    }
+}
+
+/// True when `needle` occurs in `haystack`.
+func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+    for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+        if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+    }
+    return false
+}
