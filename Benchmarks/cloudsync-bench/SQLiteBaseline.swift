@@ -67,14 +67,14 @@ struct SQLiteBaseline {
     }
 
     /// One timed run of the insert script into a fresh database `name` of `work`, checked to
-    /// hold every row, then removed. Returns the process's wall time.
-    func timedRun(_ name: String, in work: WorkDirectory) throws -> Double {
+    /// hold every row, then removed. Returns the process outcome (wall and CPU time).
+    func timedRun(_ name: String, in work: WorkDirectory) throws -> Spawn.Outcome {
         work.removeDatabase(name)
         defer { work.removeDatabase(name) }
         let outcome = try run(into: work.file(name))
         let inserted = try SQLiteBaseline.rowCount(work.file(name))
         guard inserted == rows else { throw BenchError("sqlite3 inserted \(inserted) rows, expected \(rows)") }
-        return outcome.seconds
+        return outcome
     }
 
     /// What `sqlite3 --version` prints (first line).

@@ -99,7 +99,7 @@ struct SaveBenchmark {
             Log.line("  run \(run) ours:    \(Log.fixed(end - start, 3)) s  \(Int(Double(result.rows) / (end - start))) rows/s")
             if run < options.runs { work.removeDatabase(name) } else { result.cloudPath = cloudPath }
 
-            let raw = try baseline.timedRun("raw-\(run).sqlite", in: work)
+            let raw = try baseline.timedRun("raw-\(run).sqlite", in: work).seconds
             result.raw.append(raw)
             Log.line("  run \(run) sqlite3: \(Log.fixed(raw, 3)) s  \(Int(Double(result.rows) / raw)) rows/s")
 

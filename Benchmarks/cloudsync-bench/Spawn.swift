@@ -55,10 +55,12 @@ enum Spawn {
         let seconds = MonotonicClock.now() - start
         let signal = status & 0x7f
         let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-        func secs(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return Outcome(status: code, seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss),
-                       cpuSeconds: secs(usage.ru_utime) + secs(usage.ru_stime))
+                       cpuSeconds: Self.seconds(usage.ru_utime) + Self.seconds(usage.ru_stime))
     }
+
+    /// A `timeval` in seconds.
+    static func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
 
     /// The path of the running executable, for re-running it as a child.
     static func selfExecutable() -> String {

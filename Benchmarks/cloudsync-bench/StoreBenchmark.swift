@@ -27,9 +27,13 @@ struct StoreBenchmark {
         var push = Samples()
         /// The sqlite3 process inserting the same rows, interleaved with the pushes.
         var raw = Samples()
+        /// CPU times of the same (this process during the push; the sqlite3 process).
+        var pushCPU = Samples()
+        var rawCPU = Samples()
         var pushChild: ChildMeasurement?
         /// Synchronizer.pull alone into a fresh device, in this process.
         var pull = Samples()
+        var pullCPU = Samples()
         var pullChild: ChildMeasurement?
         var sync: StoreWorkload.Timed?
         /// (a)'s rate for the same records saved straight into the cloud.
@@ -38,6 +42,8 @@ struct StoreBenchmark {
         var pushRate: Double { Double(rows) / push.median }
         var rawRate: Double { Double(rows) / raw.median }
         var ratio: Double { pushRate / rawRate }
+        /// The same ratio from CPU times: what the ratio would be on an idle machine.
+        var cpuRatio: Double { rawCPU.median / pushCPU.median }
         var peakMiB: Double { pushChild?.peakMiB ?? .nan }
         var pullRate: Double { Double(rows) / pull.median }
         var ratioMet: Bool { ratio >= StoreBenchmark.targetRatio }
@@ -58,6 +64,9 @@ struct StoreBenchmark {
                 ("sqlite3_seconds", JSONFigures.seconds(raw)),
                 ("noise_relative_spread", .object([("ours", JSONFigures.number(push.relativeSpread)),
                                                    ("sqlite3", JSONFigures.number(raw.relativeSpread))])),
+                ("cpu", .object([("push_seconds", JSONFigures.seconds(pushCPU)), ("sqlite3_seconds", JSONFigures.seconds(rawCPU)),
+                                 ("ratio", JSONFigures.number(cpuRatio)),
+                                 ("note", .string("user+system CPU of this process during the push and of the sqlite3 process; wall/CPU near 1 means the machine was not contended"))])),
                 ("timed", .string("Synchronizer.push(&report) alone: \(rows) pending records of a device local store (one history transaction each) into a fresh embedded cloud (zone created by the push), GenericStoreAdapter, files opened beforehand")),
                 ("baseline", .string("the sqlite3 script of save.baseline (the same \(rows) rows), run again here between the pushes")),
                 ("cloud_save_rows_per_s", JSONFigures.rate(cloudSaveRate)),
@@ -92,6 +101,8 @@ struct StoreBenchmark {
                 ("met", .bool(pullMet)),
                 ("seconds", JSONFigures.seconds(pull)),
                 ("noise_relative_spread", JSONFigures.number(pull.relativeSpread)),
+                ("cpu_seconds", JSONFigures.seconds(pullCPU)),
+                ("cpu_records_per_s", JSONFigures.rate(Double(rows) / pullCPU.median)),
                 ("timed", .string("Synchronizer.pull(&report) alone into a fresh device store (a second device): fetch, cache and apply to the local store with history; files opened beforehand")),
                 ("peak_rss_mb", pullChild.map { JSONFigures.number($0.peakMiB, 1) } ?? .null),
                 ("child", pullChild?.json() ?? .null),
@@ -103,6 +114,7 @@ struct StoreBenchmark {
             return .object([
                 ("records", JSONFigures.int(rows)),
                 ("seconds", JSONFigures.number(sync.seconds, 4)),
+                ("cpu_seconds", JSONFigures.number(sync.cpuSeconds, 4)),
                 ("saved", JSONFigures.int(sync.report.savedRecords)),
                 ("pulled", JSONFigures.int(sync.report.pulledChanges)),
                 ("records_per_s", JSONFigures.rate(Double(rows) / sync.seconds)),
@@ -127,12 +139,14 @@ struct StoreBenchmark {
         for run in 1...options.runs {
             let push = try pushIntoFreshCloud(from: template, cloud: "store-push-cloud.sqlite", device: "store-push-device.sqlite")
             result.push.append(push.seconds)
-            Log.line("  run \(run) push:    \(Log.fixed(push.seconds, 3)) s  \(Int(Double(rows) / push.seconds)) records/s")
+            result.pushCPU.append(push.cpuSeconds)
+            Log.line("  run \(run) push:    \(Log.fixed(push.seconds, 3)) s  \(Int(Double(rows) / push.seconds)) records/s (CPU \(Log.fixed(push.cpuSeconds, 3)) s)")
             let raw = try baseline.timedRun("store-raw.sqlite", in: work)
-            result.raw.append(raw)
-            Log.line("  run \(run) sqlite3: \(Log.fixed(raw, 3)) s  \(Int(Double(rows) / raw)) rows/s")
+            result.raw.append(raw.seconds)
+            result.rawCPU.append(raw.cpuSeconds)
+            Log.line("  run \(run) sqlite3: \(Log.fixed(raw.seconds, 3)) s  \(Int(Double(rows) / raw.seconds)) rows/s (CPU \(Log.fixed(raw.cpuSeconds, 3)) s)")
         }
-        Log.line("  median: push \(Int(result.pushRate)) records/s, sqlite3 \(Int(result.rawRate)) rows/s, ratio \(Log.fixed(result.ratio, 3)) (target >= \(StoreBenchmark.targetRatio))")
+        Log.line("  median: push \(Int(result.pushRate)) records/s, sqlite3 \(Int(result.rawRate)) rows/s, ratio \(Log.fixed(result.ratio, 3)) (target >= \(StoreBenchmark.targetRatio)); CPU-time ratio \(Log.fixed(result.cpuRatio, 3))")
 
         // The push alone in a child, for its peak RSS; its cloud is what the second device pulls.
         let cloud = "store-cloud.sqlite"
@@ -146,7 +160,8 @@ struct StoreBenchmark {
         for run in 1...options.runs {
             let pull = try pullIntoFreshDevice(cloud: cloud, device: "store-pull-device.sqlite")
             result.pull.append(pull.seconds)
-            Log.line("  run \(run): \(Log.fixed(pull.seconds, 3)) s  \(Int(Double(rows) / pull.seconds)) records/s")
+            result.pullCPU.append(pull.cpuSeconds)
+            Log.line("  run \(run): \(Log.fixed(pull.seconds, 3)) s  \(Int(Double(rows) / pull.seconds)) records/s (CPU \(Log.fixed(pull.cpuSeconds, 3)) s)")
         }
         result.pullChild = try child(.pull, cloud: cloud, device: "store-pull-device.sqlite", copying: nil,
                                      size: options.pageSize)

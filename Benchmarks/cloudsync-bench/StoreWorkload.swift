@@ -63,6 +63,8 @@ enum StoreWorkload {
     struct Timed {
         var report: SyncReport
         var seconds: Double
+        /// CPU time of this process during the call.
+        var cpuSeconds: Double
     }
 
     /// `Synchronizer.push`, checked: no failure, no conflict, nothing left pending.
@@ -84,11 +86,13 @@ enum StoreWorkload {
     static func timed(_ synchronizer: Synchronizer, _ what: String,
                       _ body: (inout SyncReport) throws(CloudError) -> Void) throws -> Timed {
         var report = SyncReport()
+        let cpu = MonotonicClock.processCPU()
         let start = MonotonicClock.now()
         try body(&report)
         let seconds = MonotonicClock.now() - start
+        let cpuSeconds = MonotonicClock.processCPU() - cpu
         try check(report, synchronizer, what: what)
-        return Timed(report: report, seconds: seconds)
+        return Timed(report: report, seconds: seconds, cpuSeconds: cpuSeconds)
     }
 
     static func check(_ report: SyncReport, _ synchronizer: Synchronizer, what: String) throws {

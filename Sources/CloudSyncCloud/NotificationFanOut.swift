@@ -76,8 +76,10 @@ struct RecordEvent {
 
     /// The changes of a call in commit order: saves, then deletions. A record saved and then
     /// deleted in the same call (by a DELETE_SELF cascade) counts as deleted only; one that did
-    /// not exist before the call counts as nothing.
-    static func list(saved: [Record], deleted: [RecordID], images: [String: SQLiteCloud.RecordImage]) -> [RecordEvent] {
+    /// not exist before the call counts as nothing. Without images (the previous state could not
+    /// be read), a save whose created and modified stamps are equal counts as a creation and a
+    /// deletion is judged by the version saved in the same call, if any.
+    static func list(saved: [Record], deleted: [RecordID], images: [String: NotificationRecordImage]?) -> [RecordEvent] {
         let deletedNames = Set(deleted.map(\.recordName))
         var savedByName: [String: Record] = [:]
         var events: [RecordEvent] = []
@@ -86,7 +88,7 @@ struct RecordEvent {
             savedByName[name] = record
             guard !deletedNames.contains(name) else { continue }
             let existed: Bool
-            if let image = images[name] {
+            if let image = images?[name] {
                 existed = image.live
             } else if let system = record.system {
                 existed = system.created != system.modified
@@ -96,7 +98,7 @@ struct RecordEvent {
             events.append(RecordEvent(record: record, deleted: false, existedBefore: existed))
         }
         for id in deleted {
-            let image = images[id.recordName]
+            let image = images?[id.recordName]
             if image?.live == false { continue }
             guard var before = image?.record ?? savedByName[id.recordName] else { continue }
             before.recordID = id

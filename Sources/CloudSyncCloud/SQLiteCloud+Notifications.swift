@@ -76,17 +76,16 @@ extension SQLiteCloud {
     func enqueueRecordNotifications(zone: ZoneRow, dbID: Int64, request: DatabaseRequest, saved: [Record],
                                     deleted: [RecordID]) throws {
         let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zone.name)
-        var images: [String: RecordImage] = [:]
-        if subscriptions.contains(where: { $0.subscription.query != nil }) {
-            images = try loadImages(dbID: dbID, zoneID: zone.id)
-        }
-        // The images live only for this call (the triggers fill them when any query
-        // subscription exists in the database).
-        try connection.run("DELETE FROM notification_images WHERE db_id=? AND zone_id=?", dbID, zone.id)
         guard !subscriptions.isEmpty else { return }
-        var fanOut = NotificationFanOut(connection: connection, request: request, now: clock())
         let zoneID = request.zoneID(zone.name)
-        let events = RecordEvent.list(saved: saved, deleted: deleted, images: images)
+        var events: [RecordEvent] = []
+        if subscriptions.contains(where: { $0.subscription.query != nil }) {
+            // Query subscriptions need each record's state before this call.
+            let names = Set(saved.map(\.recordID.recordName) + deleted.map(\.recordName))
+            let images = NotificationRecordImages.load(path: path, dbID: dbID, zoneID: zone.id, zone: zoneID, names: names)
+            events = RecordEvent.list(saved: saved, deleted: deleted, images: images)
+        }
+        var fanOut = NotificationFanOut(connection: connection, request: request, now: clock())
         for active in subscriptions {
             let subscription = active.subscription
             let base = fanOut.notification(for: subscription)
@@ -162,40 +161,5 @@ extension SQLiteCloud {
                                              creationDate: fanOut.now)
         try fanOut.send(notification, to: request.userRecordName, coalesceKey: "kv")
         fanOut.wake()
-    }
-
-    // MARK: Record images
-
-    /// A record as it was before the current modify call touched it.
-    struct RecordImage {
-        /// It had a live (not deleted) version.
-        var live: Bool
-        /// Its last live state, kept for deletions only.
-        var record: Record?
-    }
-
-    func loadImages(dbID: Int64, zoneID: Int64) throws -> [String: RecordImage] {
-        var images: [String: RecordImage] = [:]
-        for (name, image) in try connection.query("""
-            SELECT name, live, type, fields, created_ms, modified_ms FROM notification_images WHERE db_id=? AND zone_id=?
-            """, [dbID, zoneID], { row -> (String, RecordImage) in
-                var record: Record?
-                if !row.isNull(2) {
-                    var fields: [String: FieldValue] = [:]
-                    if !row.isNull(3) {
-                        let json = try row.withBytes(3) { buffer in try JSONValue.parse(bytes: Array(buffer)) }
-                        fields = try RecordJSON.decodeFields(json)
-                    }
-                    let created = ChangeStamp(timestamp: row.int64(4), userRecordName: "", deviceID: "")
-                    let modified = ChangeStamp(timestamp: row.int64(5), userRecordName: "", deviceID: "")
-                    record = Record(recordID: RecordID(recordName: row.string(0), zoneID: ZoneID(zoneName: "", ownerRecordName: "")),
-                                    recordType: row.string(2), fields: fields,
-                                    system: SystemFields(changeTag: "", created: created, modified: modified))
-                }
-                return (row.string(0), RecordImage(live: row.bool(1), record: record))
-            }) {
-            images[name] = image
-        }
-        return images
     }
 }

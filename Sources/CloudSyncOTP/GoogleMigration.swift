@@ -13,8 +13,11 @@ public enum GoogleMigration {
     public struct Batch: Sendable {
         /// The tokens, or the reason each unusable one was skipped (with its label).
         public var entries: [Result<OTPToken, ImportProblem>]
+        /// How many URIs the export has.
         public var batchSize: Int
+        /// Which of them this is (from 0).
         public var batchIndex: Int
+        /// The export this URI belongs to (shared by its batches; may be negative).
         public var batchID: Int32
     }
 

@@ -5,11 +5,13 @@ public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible 
     /// The reason, in words.
     public var reason: String
 
+    /// A problem with an entry.
     public init(entry: String, reason: String) {
         self.entry = entry
         self.reason = reason
     }
 
+    /// `entry: reason`.
     public var description: String { entry.isEmpty ? reason : "\(entry): \(reason)" }
 }
 
@@ -17,9 +19,12 @@ public struct ImportProblem: Error, Sendable, Hashable, CustomStringConvertible 
 public struct ImportContents: Sendable {
     /// The format that was read.
     public var format: ImportFormat
+    /// The usable tokens, in file order.
     public var tokens: [OTPToken]
+    /// The entries that were not usable.
     public var problems: [ImportProblem]
 
+    /// What a file held.
     public init(format: ImportFormat, tokens: [OTPToken] = [], problems: [ImportProblem] = []) {
         self.format = format
         self.tokens = tokens

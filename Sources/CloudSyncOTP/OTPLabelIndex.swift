@@ -10,9 +10,12 @@ import CloudSyncDevice
 public struct OTPLabelIndex: Sendable, Equatable {
     /// One token of the index.
     public struct Entry: Sendable, Equatable {
+        /// The record of the token.
         public var recordName: String
+        /// Its name, issuer and account.
         public var labels: OTPQuery.Labels
 
+        /// An entry.
         public init(recordName: String, labels: OTPQuery.Labels) {
             self.recordName = recordName
             self.labels = labels
@@ -25,17 +28,31 @@ public struct OTPLabelIndex: Sendable, Equatable {
 
     /// The last history transaction reflected.
     public var lastTransaction: Int64
-    /// Record name → entry.
-    public var entries: [String: Entry]
+    /// The entries, in the order they were written (name order after an update).
+    public var entries: [Entry]
 
-    public init(lastTransaction: Int64 = 0, entries: [String: Entry] = [:]) {
+    /// An index (empty by default: it then reflects nothing).
+    public init(lastTransaction: Int64 = 0, entries: [Entry] = []) {
         self.lastTransaction = lastTransaction
         self.entries = entries
     }
 
     /// The entries in name order.
     public var sorted: [Entry] {
-        entries.values.sorted { ($0.labels.name, $0.recordName) < ($1.labels.name, $1.recordName) }
+        entries.sorted { ($0.labels.name, $0.recordName) < ($1.labels.name, $1.recordName) }
+    }
+
+    /// Sets the entries of records to new labels, or removes them (nil labels).
+    mutating func apply(_ updates: [String: OTPQuery.Labels?]) {
+        guard !updates.isEmpty else { return }
+        var pending = updates
+        entries = entries.compactMap { entry in
+            guard let update = pending.removeValue(forKey: entry.recordName) else { return entry }
+            return update.map { Entry(recordName: entry.recordName, labels: $0) }
+        }
+        for (name, labels) in pending.sorted(by: { $0.key < $1.key }) {
+            if let labels { entries.append(Entry(recordName: name, labels: labels)) }
+        }
     }
 
     // MARK: Text form: a header line, then `record\tname\tissuer\taccount` lines.
@@ -49,21 +66,37 @@ public struct OTPLabelIndex: Sendable, Equatable {
         return text
     }
 
+    /// Parses the text form, byte by byte (this runs on every `otp code`).
     static func parse(_ text: String) -> OTPLabelIndex? {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)[...]
-        guard let first = lines.popFirst() else { return nil }
-        let head = first.split(separator: "\t", omittingEmptySubsequences: false)
-        guard head.count == 2, head[0] == header, let last = Int64(head[1]) else { return nil }
-        var index = OTPLabelIndex(lastTransaction: last)
-        index.entries.reserveCapacity(lines.count)
-        for line in lines {
-            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard parts.count == 4 else { return nil }
-            let record = unescape(parts[0])
-            index.entries[record] = Entry(recordName: record, labels: OTPQuery.Labels(name: unescape(parts[1]), issuer: unescape(parts[2]),
-                                                                                      account: unescape(parts[3])))
+        var text = text
+        return text.withUTF8 { bytes -> OTPLabelIndex? in
+            var fields: [String] = []
+            fields.reserveCapacity(4)
+            var index = OTPLabelIndex()
+            var start = 0
+            var headerRead = false
+            for position in 0...bytes.count {
+                let byte: UInt8 = position < bytes.count ? bytes[position] : 10
+                guard byte == 9 || byte == 10 else { continue }
+                let field = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                fields.append(field.contains(92) ? unescape(String(decoding: field, as: UTF8.self)[...])
+                                                 : String(decoding: field, as: UTF8.self))
+                start = position + 1
+                guard byte == 10 else { continue }
+                defer { fields.removeAll(keepingCapacity: true) }
+                if !headerRead {
+                    guard fields.count == 2, fields[0] == header, let last = Int64(fields[1]) else { return nil }
+                    index.lastTransaction = last
+                    headerRead = true
+                } else if fields.count == 4 {
+                    index.entries.append(Entry(recordName: fields[0],
+                                               labels: OTPQuery.Labels(name: fields[1], issuer: fields[2], account: fields[3])))
+                } else if !(fields.count == 1 && fields[0].isEmpty) {
+                    return nil
+                }
+            }
+            return headerRead ? index : nil
         }
-        return index
     }
 
     static func escape(_ text: String) -> String {
@@ -126,20 +159,15 @@ extension OTPTokenStore {
             changed = true
         }
         if stored == nil {
-            index.entries = [:]
-            for record in try store.localRecords(container: container, type: OTPRecordFields.recordType, zone: OTPTokenStore.zoneName) {
-                index.entries[record.recordName] = OTPLabelIndex.Entry(recordName: record.recordName,
-                                                                       labels: OTPRecordFields.labels(record.fields))
-            }
+            index.entries = try store.localRecords(container: container, type: OTPRecordFields.recordType, zone: OTPTokenStore.zoneName)
+                .map { OTPLabelIndex.Entry(recordName: $0.recordName, labels: OTPRecordFields.labels($0.fields)) }
         } else {
+            var updates: [String: OTPQuery.Labels?] = [:]
             for name in touched {
-                if let record = try store.localRecord(container: container, zone: OTPTokenStore.zoneName, name: name),
-                   record.recordType == OTPRecordFields.recordType {
-                    index.entries[name] = OTPLabelIndex.Entry(recordName: name, labels: OTPRecordFields.labels(record.fields))
-                } else {
-                    index.entries[name] = nil
-                }
+                let record = try store.localRecord(container: container, zone: OTPTokenStore.zoneName, name: name)
+                updates[name] = .some(record.flatMap { $0.recordType == OTPRecordFields.recordType ? OTPRecordFields.labels($0.fields) : nil })
             }
+            index.apply(updates)
         }
         if changed { try store.setSyncState(container: container, OTPLabelIndex.key, index.serialized()) }
         return index

@@ -6,16 +6,21 @@ import CloudSyncDevice
 /// HOTP counter and the last accepted TOTP step never go back, the higher value wins whatever
 /// the merge policy says about the other fields.
 public struct OTPSyncAdapter: ModelAdapter {
+    /// The local store's zone.
     public var zoneName: String { OTPTokenStore.zoneName }
     /// Send every BYTES field inline (`--force-data`).
     public var forceData: Bool
 
+    /// An adapter; `forceData` sends every BYTES field inline.
     public init(forceData: Bool = false) {
         self.forceData = forceData
     }
 
+    /// Every record type of the zone.
     public func handles(recordType: String) -> Bool { true }
+    /// Fields as they are (encryption wraps this adapter).
     public func outgoingFields(_ record: LocalRecord) throws(CloudError) -> [String: FieldValue] { record.fields }
+    /// Fields as they are (decryption wraps this adapter).
     public func incomingFields(_ record: Record) throws(CloudError) -> [String: FieldValue] { record.fields }
 
     /// The secret always travels inline (as encrypted bytes), never as an asset.
@@ -23,6 +28,7 @@ public struct OTPSyncAdapter: ModelAdapter {
         forceData || (recordType == OTPRecordFields.recordType && field == "secret")
     }
 
+    /// The merge policy for every field, then the maximum of `counter` and `lastStep`.
     public func resolveConflict(recordType: String, local: MergeSide, server: MergeSide, ancestor: [String: FieldValue]?,
                                 policy: MergePolicy) -> MergeOutcome? {
         guard recordType == OTPRecordFields.recordType, let localFields = local.fields, let serverFields = server.fields else {

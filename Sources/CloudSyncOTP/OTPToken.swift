@@ -10,7 +10,9 @@ public struct OTPToken: Sendable, Hashable {
     public var account: String
     /// The shared secret (raw bytes; base32 only on the way in and out).
     public var secret: [UInt8]
+    /// TOTP, HOTP or Steam.
     public var kind: OTPKind
+    /// The HMAC hash (SHA1 for Steam).
     public var algorithm: HashFunction
     /// 6 to 8 (5 for Steam).
     public var digits: Int
@@ -29,6 +31,8 @@ public struct OTPToken: Sendable, Hashable {
     /// The default TOTP period.
     public static let defaultPeriod = 30
 
+    /// A token; Steam forces 5 characters and SHA1, HOTP ignores the period and TOTP the counter.
+    /// An empty name becomes `issuer:account`.
     public init(name: String = "", issuer: String = "", account: String = "", secret: [UInt8], kind: OTPKind = .totp,
                 algorithm: HashFunction = .sha1, digits: Int = 6, period: Int = OTPToken.defaultPeriod, counter: UInt64 = 0,
                 lastUsedStep: UInt64? = nil, note: String = "") {

@@ -4,9 +4,12 @@ import CloudSyncDevice
 
 /// A token as the local store keeps it: its record name and the token.
 public struct StoredToken: Sendable, Hashable {
+    /// The `OTPToken` record holding it.
     public var recordName: String
+    /// The token.
     public var token: OTPToken
 
+    /// A stored token.
     public init(recordName: String, token: OTPToken) {
         self.recordName = recordName
         self.token = token
@@ -17,13 +20,16 @@ public struct StoredToken: Sendable, Hashable {
 /// NSPersistentCloudKitContainer syncs), written through persistent history so that sync
 /// pushes them when it is on. Reads never touch the cloud.
 public struct OTPTokenStore {
+    /// The device's store.
     public let store: DeviceStore
+    /// The container of the invocation.
     public let container: String
     /// The device name recorded in history.
     public let device: String
     /// The zone tokens live in.
     public static let zoneName = LocalStoreDefaults.zoneName
 
+    /// The tokens of `container` in `store`, written as `device`.
     public init(store: DeviceStore, container: String, device: String) {
         self.store = store
         self.container = container
@@ -51,7 +57,7 @@ public struct OTPTokenStore {
 
     /// The token `query` means (see `OTPQuery`), found through the label index.
     public func find(_ query: String) throws(CloudError) -> OTPQueryResult<OTPLabelIndex.Entry> {
-        OTPQuery.match(query, in: try labelIndex().sorted, labels: \.labels)
+        OTPQuery.match(query, in: try labelIndex().entries, labels: \.labels)
     }
 
     /// The token of a record; nil when there is no such token record.

@@ -45,21 +45,21 @@ struct OTPImportExportTests {
         let vault = home.write("aegis.json", try Self.encryptedVault(password: "hunter2 but longer"))
         home.write("wrong.txt", "hunter3 but longer\n", mode: 0o600)
         home.write("right.txt", "hunter2 but longer\n", mode: 0o600)
-        #expect(cli.run(["otp", "add", "keep"], stdin: rfcSecret).status == 0)
-        let noPassword = cli.run(["otp", "import", vault])
+        #expect(cli.exec(["otp", "add", "keep"], stdin: rfcSecret).status == 0)
+        let noPassword = cli.exec(["otp", "import", vault])
         #expect(noPassword.status == 64 && noPassword.stderr.contains("--password-file"))
-        let wrong = cli.run(["otp", "import", vault, "--password-file", home.file("wrong.txt")])
+        let wrong = cli.exec(["otp", "import", vault, "--password-file", home.file("wrong.txt")])
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("wrong password for the Aegis vault"))
         #expect(try cli.tokenNames("laptop") == ["keep"], "nothing stored is touched")
-        let right = cli.run(["otp", "import", vault, "--password-file", home.file("right.txt")])
+        let right = cli.exec(["otp", "import", vault, "--password-file", home.file("right.txt")])
         #expect(right.status == 65, "the yandex entry is broken: \(right.stderr)")
         #expect(right.stderr.contains("entry 4 (Yandex:ya): type 'yandex' is not supported"))
         #expect(right.out == "imported 3 tokens from the Aegis vault; 1 broken entry not imported")
         #expect(try cli.tokenNames("laptop") == ["Air Canada:benjamin", "Deno:alice", "keep", "Steam:gaben"])
         #expect(cli.code("steam", at: 1_511_200_714, device: "laptop") == "9P3VP")
         // The password may also come from the environment; a second import only finds duplicates.
-        let again = cli.run(["otp", "import", vault, "--json"], env: ["CLOUDSYNC_IMPORT_PASSWORD": "hunter2 but longer"])
+        let again = cli.exec(["otp", "import", vault, "--json"], env: ["CLOUDSYNC_IMPORT_PASSWORD": "hunter2 but longer"])
         let report = try again.json()
         #expect(report["imported"] == .array([]))
         #expect(report["duplicates"]?.arrayValue?.count == 3)
@@ -80,33 +80,33 @@ struct OTPImportExportTests {
              {"secret": "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "issuer": "VPN", "label": "corp", "digits": 6, "type": "HOTP",
               "algorithm": "SHA1", "counter": 1, "tags": []}]
             """)
-        let r1 = cli.run(["otp", "import", twoFAS])
+        let r1 = cli.exec(["otp", "import", twoFAS])
         #expect(r1.status == 65)
         #expect(r1.stderr.contains("service 2 (Bad:short): the secret is too short"))
         #expect(r1.out == "imported 1 token from the 2FAS backup; 1 broken entry not imported")
-        let r2 = cli.run(["otp", "import", andOTP])
+        let r2 = cli.exec(["otp", "import", andOTP])
         #expect(r2.status == 0, "\(r2.stderr)")
         #expect(r2.out == "imported 1 token from the andOTP backup; 1 duplicate skipped")
         #expect(r2.stderr.contains("skipped 'GitHub:alice': the same token is stored as 'GitHub:alice'"))
-        #expect(cli.run(["otp", "code", "vpn", "-q"]).out == "287082", "andOTP's counter is the next one to use")
+        #expect(cli.exec(["otp", "code", "vpn", "-q"]).out == "287082", "andOTP's counter is the next one to use")
         // URIs on stdin, with a bad line; a name that is taken gets a suffix.
         let uris = """
             otpauth://totp/GitHub:alice?secret=KRUGS4ZANFZSAYJAONSWG4TFOQ&issuer=GitHub
             otpauth://totp/Broken?secret=JBSWY3DPEHPK3PXP&digits=10
             not a uri
             """
-        let r3 = cli.run(["otp", "import", "-"], stdin: uris)
+        let r3 = cli.exec(["otp", "import", "-"], stdin: uris)
         #expect(r3.status == 65)
         #expect(r3.stderr.contains("line 2: digits must be 6 to 8, got 10") && r3.stderr.contains("line 3: not an otpauth"))
         #expect(try cli.tokenNames("laptop") == ["GitHub:alice", "GitHub:alice (2)", "VPN:corp"])
         // A dry run stores nothing.
-        let dry = cli.run(["otp", "import", andOTP, "--dry-run", "--format", "andotp"], device: "tablet")
+        let dry = cli.exec(["otp", "import", andOTP, "--dry-run", "--format", "andotp"], device: "tablet")
         #expect(dry.out == "would import 2 tokens from the andOTP backup")
         #expect(try cli.tokenNames("tablet").isEmpty)
     }
 
     @Test func unreadableFilesChangeNothing() throws {
-        #expect(cli.run(["otp", "add", "keep"], stdin: rfcSecret).status == 0)
+        #expect(cli.exec(["otp", "add", "keep"], stdin: rfcSecret).status == 0)
         let cases: [(String, String)] = [
             ("garbage.bin", "\u{01}\u{02}binary junk"),
             ("notjson.json", "{\"header\": {\"slots\": null}, \"db\": "),
@@ -114,12 +114,12 @@ struct OTPImportExportTests {
             ("enc2fas.2fas", "{\"servicesEncrypted\": \"x:y:z\", \"schemaVersion\": 4}"),
         ]
         for (name, text) in cases {
-            let result = cli.run(["otp", "import", home.write(name, text)])
+            let result = cli.exec(["otp", "import", home.write(name, text)])
             #expect(result.status == 65, "\(name): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         }
-        #expect(cli.run(["otp", "import", home.file("missing.json")]).status == 65)
-        #expect(cli.run(["otp", "import", "x.json", "--format", "keepass"]).status == 64)
+        #expect(cli.exec(["otp", "import", home.file("missing.json")]).status == 65)
+        #expect(cli.exec(["otp", "import", "x.json", "--format", "keepass"]).status == 64)
         #expect(try cli.tokenNames("laptop") == ["keep"])
     }
 
@@ -130,7 +130,7 @@ struct OTPImportExportTests {
         var payload: [UInt8] = [0x0a, UInt8(entry.count)] + entry + [0x10, 1, 0x18, 1, 0x20, 0]
         payload += [0x28] + [0xd6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]  // batch_id -42
         let uri = "otpauth-migration://offline?data=" + Base64.encode(payload).replacingPlus()
-        let result = cli.run(["otp", "import", "-"], stdin: uri + "\n")
+        let result = cli.exec(["otp", "import", "-"], stdin: uri + "\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try cli.tokenNames("laptop") == ["Google:alice"])
         #expect(cli.code("google", at: 59, device: "laptop") == "287082")
@@ -143,32 +143,32 @@ struct OTPImportExportTests {
             otpauth://hotp/VPN:corp?secret=\(rfcSecret)&issuer=VPN&counter=9
             otpauth://steam/Steam:gaben?secret=63BEDWCQZKTQWPESARIERL5DTTQFCJTK&issuer=Steam
             """
-        #expect(cli.run(["otp", "import", "-"], stdin: setup).status == 0)
-        #expect(cli.run(["otp", "rename", "gaben", "my steam"]).status == 0)
-        let original = try cli.run(["otp", "list", "--json"]).json()["tokens"]?.arrayValue?.map(Self.withoutRecordName)
+        #expect(cli.exec(["otp", "import", "-"], stdin: setup).status == 0)
+        #expect(cli.exec(["otp", "rename", "gaben", "my steam"]).status == 0)
+        let original = try cli.exec(["otp", "list", "--json"]).json()["tokens"]?.arrayValue?.map(Self.withoutRecordName)
 
         let uriFile = home.file("export.txt")
-        #expect(cli.run(["otp", "export", "-o", uriFile]).status == 0)
+        #expect(cli.exec(["otp", "export", "-o", uriFile]).status == 0)
         var info = stat()
         #expect(stat(uriFile, &info) == 0 && info.st_mode & 0o777 == 0o600, "the export holds secrets")
-        #expect(cli.run(["otp", "import", uriFile], device: "phone").status == 0)
-        #expect(try cli.run(["otp", "list", "--json"], device: "phone").json()["tokens"]?.arrayValue?.map(Self.withoutRecordName) == original)
+        #expect(cli.exec(["otp", "import", uriFile], device: "phone").status == 0)
+        #expect(try cli.exec(["otp", "list", "--json"], device: "phone").json()["tokens"]?.arrayValue?.map(Self.withoutRecordName) == original)
 
-        let aegis = cli.run(["otp", "export", "--format", "aegis"])
+        let aegis = cli.exec(["otp", "export", "--format", "aegis"])
         #expect(aegis.status == 0)
-        #expect(cli.run(["otp", "import", home.write("aegis.json", aegis.stdout)], device: "tablet").status == 0)
-        #expect(try cli.run(["otp", "list", "--json"], device: "tablet").json()["tokens"]?.arrayValue?.map(Self.withoutRecordName) == original)
+        #expect(cli.exec(["otp", "import", home.write("aegis.json", aegis.stdout)], device: "tablet").status == 0)
+        #expect(try cli.exec(["otp", "list", "--json"], device: "tablet").json()["tokens"]?.arrayValue?.map(Self.withoutRecordName) == original)
         for device in ["laptop", "phone", "tablet"] {
             #expect(cli.code("acme", at: 2_000_000_000, device: device) == cli.code("acme", at: 2_000_000_000, device: "laptop"))
             #expect(cli.code("my steam", at: 1_511_200_518, device: device) == "FR8RV")
         }
         // Google's format: the Steam token does not fit and is left out, with a warning.
-        let migration = cli.run(["otp", "export", "--format", "migration"])
+        let migration = cli.exec(["otp", "export", "--format", "migration"])
         #expect(migration.stderr.contains("'my steam' does not fit Google's format"))
-        #expect(cli.run(["otp", "import", "-"], device: "watch", stdin: migration.stdout).status == 0)
+        #expect(cli.exec(["otp", "import", "-"], device: "watch", stdin: migration.stdout).status == 0)
         #expect(try cli.tokenNames("watch") == ["ACME Co:bob@example.com", "GitHub:alice", "VPN:corp"])
         // Only what the queries name.
-        #expect(cli.run(["otp", "export", "github"]).out == "otpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP&issuer=GitHub&algorithm=SHA1&digits=6&period=30")
+        #expect(cli.exec(["otp", "export", "github"]).out == "otpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP&issuer=GitHub&algorithm=SHA1&digits=6&period=30")
     }
 
     static func withoutRecordName(_ value: JSONValue) -> JSONValue {

@@ -63,21 +63,21 @@ struct OTPQRTests {
             "otpauth://totp/GitHub:alice?secret=JBSWY3DPEHPK3PXP&issuer=GitHub&algorithm=SHA1&digits=6&period=30",
             "otpauth://totp/ACME%20Co:bob@example.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZHXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ&issuer=ACME%20Co&algorithm=SHA512&digits=8&period=30",
         ]
-        #expect(cli.run(["otp", "import", "-"], stdin: uris.joined(separator: "\n")).status == 0)
+        #expect(cli.exec(["otp", "import", "-"], stdin: uris.joined(separator: "\n")).status == 0)
         for (index, query) in ["github", "acme"].enumerated() {
-            let result = cli.run(["otp", "export", query, "--qr"])
+            let result = cli.exec(["otp", "export", query, "--qr"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stdout.contains("\u{1B}"), "no color codes off a terminal")
             #expect(try decode(result.stdout, name: query) == [uris[index]])
         }
         // Google Authenticator's transfer format as QR codes, one per batch.
-        let migration = cli.run(["otp", "export", "--format", "migration", "--qr"])
+        let migration = cli.exec(["otp", "export", "--format", "migration", "--qr"])
         let scanned = try decode(migration.stdout, name: "migration")
         #expect(scanned.count == 1 && scanned[0].hasPrefix("otpauth-migration://offline?data="))
-        #expect(cli.run(["otp", "import", "-"], device: "phone", stdin: scanned[0]).status == 0)
+        #expect(cli.exec(["otp", "import", "-"], device: "phone", stdin: scanned[0]).status == 0)
         #expect(try cli.tokenNames("phone") == ["ACME Co:bob@example.com", "GitHub:alice"])
         // show --qr draws the same symbol as export --qr.
-        #expect(Self.modules(cli.run(["otp", "show", "github", "--qr"]).stdout)
-                == Self.modules(cli.run(["otp", "export", "github", "--qr"]).stdout))
+        #expect(Self.modules(cli.exec(["otp", "show", "github", "--qr"]).stdout)
+                == Self.modules(cli.exec(["otp", "export", "github", "--qr"]).stdout))
     }
 }

@@ -11,7 +11,7 @@ struct OTPSyncTests {
     let zone = "com.apple.coredata.cloudkit.zone"
 
     func cloudZones() throws -> [String] {
-        try cli.run(["zone", "list", "--json"]).json()["zones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue } ?? []
+        try cli.exec(["zone", "list", "--json"]).json()["zones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue } ?? []
     }
 
     func cloudBytes() -> [UInt8] {
@@ -19,29 +19,29 @@ struct OTPSyncTests {
     }
 
     func counter(_ name: String, _ device: String) throws -> Int64? {
-        try cli.run(["otp", "list", "--json"], device: device).json()["tokens"]?.arrayValue?
+        try cli.exec(["otp", "list", "--json"], device: device).json()["tokens"]?.arrayValue?
             .first { $0["name"]?.stringValue == name }?["counter"]?.int64Value
     }
 
     @Test func theSeedStory() throws {
         // Off by default: tokens stay on the laptop.
         let secret = "HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ"
-        #expect(cli.run(["otp", "add", "--issuer", "Initech", "--account-name", "peter@initech.example"], device: "laptop",
+        #expect(cli.exec(["otp", "add", "--issuer", "Initech", "--account-name", "peter@initech.example"], device: "laptop",
                         stdin: secret).status == 0)
-        #expect(cli.run(["otp", "add", "vpn", "--type", "hotp"], device: "laptop", stdin: rfcSecret).status == 0)
-        let off = try cli.run(["otp", "sync", "--json"], device: "laptop").json()
+        #expect(cli.exec(["otp", "add", "vpn", "--type", "hotp"], device: "laptop", stdin: rfcSecret).status == 0)
+        let off = try cli.exec(["otp", "sync", "--json"], device: "laptop").json()
         #expect(off["syncEnabled"] == .bool(false) && off["pending"] == .int(2))
         #expect(try cloudZones() == ["_defaultZone"])
 
         // On: what was recorded while off goes up; the phone gets it, encrypted in the cloud.
-        let on = cli.run(["otp", "sync", "on", "--json"], device: "laptop")
+        let on = cli.exec(["otp", "sync", "on", "--json"], device: "laptop")
         #expect(on.status == 0, "\(on.stderr)")
         #expect(try on.json()["saved"] == .int(2))
-        let phone = cli.run(["otp", "sync"], device: "phone")
+        let phone = cli.exec(["otp", "sync"], device: "phone")
         #expect(phone.status == 0, "\(phone.stderr)")
         #expect(try cli.tokenNames("phone") == ["Initech:peter@initech.example", "vpn"])
         #expect(cli.code("initech", at: 2_000_000_000, device: "phone") == cli.code("initech", at: 2_000_000_000, device: "laptop"))
-        let cloud = try cli.run(["record", "query", "OTPToken", "--zone", zone, "--json"]).json()["records"]?.arrayValue ?? []
+        let cloud = try cli.exec(["record", "query", "OTPToken", "--zone", zone, "--json"]).json()["records"]?.arrayValue ?? []
         #expect(cloud.count == 2)
         for record in cloud {
             for field in ["secret", "name", "issuer", "account", "note"] {
@@ -59,47 +59,47 @@ struct OTPSyncTests {
 
         // HOTP on both devices while apart: the laptop uses 3 codes, the phone 1. Whoever syncs
         // first, the higher counter wins and no code is ever offered twice.
-        #expect((0..<3).map { _ in cli.run(["otp", "code", "vpn", "-q"], device: "laptop").out } == ["755224", "287082", "359152"])
-        #expect(cli.run(["otp", "code", "vpn", "-q"], device: "phone").out == "755224")
-        #expect(cli.run(["otp", "sync"], device: "phone").status == 0)
-        let merge = cli.run(["otp", "sync", "--json"], device: "laptop")
+        #expect((0..<3).map { _ in cli.exec(["otp", "code", "vpn", "-q"], device: "laptop").out } == ["755224", "287082", "359152"])
+        #expect(cli.exec(["otp", "code", "vpn", "-q"], device: "phone").out == "755224")
+        #expect(cli.exec(["otp", "sync"], device: "phone").status == 0)
+        let merge = cli.exec(["otp", "sync", "--json"], device: "laptop")
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(try merge.json()["conflicts"]?.arrayValue?.first?["resolution"]?.stringValue?.contains("HOTP counter 3 kept") == true)
-        #expect(cli.run(["otp", "sync"], device: "phone").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "phone").status == 0)
         #expect(try counter("vpn", "laptop") == 3 && counter("vpn", "phone") == 3)
-        #expect(cli.run(["otp", "code", "vpn", "-q"], device: "phone").out == "969429", "counter 3 on the phone")
+        #expect(cli.exec(["otp", "code", "vpn", "-q"], device: "phone").out == "969429", "counter 3 on the phone")
         // The other order: the laptop (lower now) syncs after the phone moved further.
-        #expect(cli.run(["otp", "code", "vpn", "-q"], device: "laptop").out == "969429")
-        #expect(cli.run(["otp", "code", "vpn", "-q"], device: "phone").out == "338314")
-        #expect(cli.run(["otp", "code", "vpn", "-q"], device: "phone").out == "254676")
-        #expect(cli.run(["otp", "sync"], device: "laptop").status == 0)
-        #expect(cli.run(["otp", "sync"], device: "phone").status == 0)
-        #expect(cli.run(["otp", "sync"], device: "laptop").status == 0)
+        #expect(cli.exec(["otp", "code", "vpn", "-q"], device: "laptop").out == "969429")
+        #expect(cli.exec(["otp", "code", "vpn", "-q"], device: "phone").out == "338314")
+        #expect(cli.exec(["otp", "code", "vpn", "-q"], device: "phone").out == "254676")
+        #expect(cli.exec(["otp", "sync"], device: "laptop").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "phone").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "laptop").status == 0)
         #expect(try counter("vpn", "laptop") == 6 && counter("vpn", "phone") == 6)
 
         // Off with the cloud copy deleted: every device keeps its tokens, the phone stops.
-        #expect(cli.run(["otp", "sync", "off", "--delete-cloud-data"], device: "laptop").status == 64, "needs --yes off a terminal")
-        let deleted = cli.run(["otp", "sync", "off", "--delete-cloud-data", "--yes", "--json"], device: "laptop")
+        #expect(cli.exec(["otp", "sync", "off", "--delete-cloud-data"], device: "laptop").status == 64, "needs --yes off a terminal")
+        let deleted = cli.exec(["otp", "sync", "off", "--delete-cloud-data", "--yes", "--json"], device: "laptop")
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(try deleted.json()["deletedZones"] == .array([.string(zone)]))
         #expect(try cloudZones() == ["_defaultZone"])
-        #expect(try cli.run(["otp", "sync", "--json"], device: "phone").json()["syncEnabled"] == .bool(false))
+        #expect(try cli.exec(["otp", "sync", "--json"], device: "phone").json()["syncEnabled"] == .bool(false))
         #expect(try cli.tokenNames("phone") == ["Initech:peter@initech.example", "vpn"])
         #expect(try cli.tokenNames("laptop") == ["Initech:peter@initech.example", "vpn"])
         #expect(cli.code("initech", at: 59, device: "phone") == cli.code("initech", at: 59, device: "laptop"), "codes work offline")
 
         // Edits while off keep recording; on again re-creates the zone and everything meets.
-        #expect(cli.run(["otp", "add", "late", "--issuer", "Late"], device: "phone", stdin: "JBSWY3DPEHPK3PXPJBSWY3DP").status == 0)
-        let again = cli.run(["otp", "sync", "on"], device: "laptop")
+        #expect(cli.exec(["otp", "add", "late", "--issuer", "Late"], device: "phone", stdin: "JBSWY3DPEHPK3PXPJBSWY3DP").status == 0)
+        let again = cli.exec(["otp", "sync", "on"], device: "laptop")
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try cloudZones().contains(zone))
-        #expect(cli.run(["otp", "sync"], device: "phone").status == 0)
-        #expect(cli.run(["otp", "sync"], device: "laptop").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "phone").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "laptop").status == 0)
         #expect(try cli.tokenNames("laptop") == ["Initech:peter@initech.example", "late", "vpn"])
         // A removal while sync is on reaches the other device.
-        #expect(cli.run(["otp", "remove", "initech", "--yes"], device: "laptop").status == 0)
-        #expect(cli.run(["otp", "sync"], device: "laptop").status == 0)
-        #expect(cli.run(["otp", "sync"], device: "phone").status == 0)
+        #expect(cli.exec(["otp", "remove", "initech", "--yes"], device: "laptop").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "laptop").status == 0)
+        #expect(cli.exec(["otp", "sync"], device: "phone").status == 0)
         #expect(try cli.tokenNames("laptop") == ["late", "vpn"])
         #expect(try cli.tokenNames("phone") == (try cli.tokenNames("laptop")))
         #expect(!contains(cloudBytes(), Array("JBSWY3DPEHPK3PXPJBSWY3DP".utf8)))
@@ -107,11 +107,11 @@ struct OTPSyncTests {
 
     @Test func syncNeedsThePassphraseToSendSecrets() throws {
         let bare = BinaryRunner(home: home.path)
-        #expect(bare.run(["otp", "add", "x"], device: "laptop", stdin: rfcSecret).status == 0)
-        #expect(bare.run(["otp", "sync", "on"], device: "laptop").status == 77, "no passphrase off a terminal: nothing is sent")
+        #expect(bare.exec(["otp", "add", "x"], device: "laptop", stdin: rfcSecret).status == 0)
+        #expect(bare.exec(["otp", "sync", "on"], device: "laptop").status == 77, "no passphrase off a terminal: nothing is sent")
         #expect(try !cloudZones().contains(zone), "no zone, no records")
         #expect(!contains(cloudBytes(), Array(rfcSecret.utf8)) && !contains(cloudBytes(), Array("12345678901234567890".utf8)))
-        #expect(cli.run(["otp", "sync"], device: "laptop").status == 0, "with the passphrase it goes")
-        #expect(try cli.run(["record", "query", "OTPToken", "--zone", zone, "--json"]).json()["records"]?.arrayValue?.count == 1)
+        #expect(cli.exec(["otp", "sync"], device: "laptop").status == 0, "with the passphrase it goes")
+        #expect(try cli.exec(["record", "query", "OTPToken", "--zone", zone, "--json"]).json()["records"]?.arrayValue?.count == 1)
     }
 }

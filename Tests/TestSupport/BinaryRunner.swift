@@ -76,7 +76,9 @@ public enum ProcessSpawner {
     public static func run(_ path: String, _ arguments: [String], environment: [String: String],
                            stdin input: String = "") -> ProcessResult {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        pipe(&inPipe); pipe(&outPipe); pipe(&errPipe)
+        // Close-on-exec: tests run in parallel, and a pipe end inherited by another test's child
+        // would keep this child's stdin (or our read) open forever.
+        pipe2(&inPipe, O_CLOEXEC); pipe2(&outPipe, O_CLOEXEC); pipe2(&errPipe, O_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)

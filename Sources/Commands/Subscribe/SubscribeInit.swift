@@ -18,7 +18,7 @@ enum SubscribeInit {
             with the IDs private-changes and shared-changes), then records in the device's store \
             that it did. Later runs find everything recorded and send no request at all, as seed 001 \
             asks. With --verify it asks the cloud instead and re-creates whatever is missing (a zone \
-            deleted, a subscription deleted from another device or with its zone).
+            the user deleted, a subscription deleted from another device).
             """,
         options: [
             OptionSpec("zone", value: "ZONE", help: "A zone the app keeps its records in (repeatable).", repeatable: true),

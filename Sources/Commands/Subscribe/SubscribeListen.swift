@@ -64,7 +64,9 @@ enum SubscribeListen {
         try cloud.registerDevice(device)
         let waiter = try cloud.makeNotificationWaiter(for: device)
         let output = context.output
-        output.info("Listening for notifications to device \(device.deviceID) of \(context.settings.account) (\(waiter.mechanism)); Ctrl-C to stop.")
+        if timeout != 0 {
+            output.info("Listening for notifications to device \(device.deviceID) of \(context.settings.account) (\(waiter.mechanism)); Ctrl-C to stop.")
+        }
 
         let limit = once ? 1 : batchSize
         var delivered = 0

@@ -53,6 +53,18 @@ enum TourScript {
         TourStep("Both devices now hold the same todo", device: "phone", ["store", "get", "milk"]),
         TourStep("The conflict log says what happened", device: "phone", ["store", "conflicts"]),
         TourStep("Status: nothing pending", device: "phone", ["store", "status"]),
+        // 2FA codes (otp): offline on the desktop, which never syncs in this tour.
+        TourStep("On her desktop, Alice adds a 2FA token with a new random secret (secrets never go on the command line)",
+                 device: "desktop", ["otp", "add", "--issuer", "Example", "--account-name", "alice@example.com", "--generate"]),
+        TourStep("And an HOTP token (counter-based)", device: "desktop", ["otp", "add", "vpn", "--type", "hotp", "--generate"]),
+        TourStep("Her tokens, without their secrets", device: "desktop", ["otp", "list"]),
+        TourStep("The current code and the seconds it has left", device: "desktop", ["otp", "code", "example"]),
+        TourStep("Codes at any time, after 2038 too", device: "desktop",
+                 ["otp", "code", "example", "--at", "2040-01-01T00:00:00Z", "--next", "2"]),
+        TourStep("An HOTP code uses the counter, which then advances", device: "desktop", ["otp", "code", "vpn"]),
+        TourStep("A query that matches no token: not found (exit 3)", device: "desktop", ["otp", "code", "github"], expect: 3),
+        TourStep("A QR code to scan the token into a phone app (it shows the secret)", device: "desktop",
+                 ["otp", "export", "example", "--qr"]),
         // The key-value store, encrypted fields and the toggle (seed 000).
         TourStep("The account's key-value store: the laptop sets a preference", ["kv", "set", "theme", "dark"]),
         TourStep("The laptop syncs its key-value store", ["kv", "sync"]),
