@@ -47,6 +47,7 @@ extension SQLiteCloud {
                 guard total <= Int64(KeyValueLimits.maxTotalBytes) else {
                     throw CloudError(.quotaExceeded, "QuotaViolation: the store would hold \(total) bytes; the limit is \(KeyValueLimits.maxTotalBytes) (1 MB)")
                 }
+                try enqueueKeyValueNotifications(for: request)
                 try connection.run("UPDATE kv_stores SET seq=? WHERE kv_id=?", seq, store.id)
                 return items
             }

@@ -78,7 +78,10 @@ public enum ProcessSpawner {
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         // Close-on-exec: tests run in parallel, and a pipe end inherited by another test's child
         // would keep this child's stdin (or our read) open forever.
-        pipe2(&inPipe, O_CLOEXEC); pipe2(&outPipe, O_CLOEXEC); pipe2(&errPipe, O_CLOEXEC)
+        // (Socket pairs: Swift's Glibc module does not export pipe2, and pipe + fcntl would race.)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        socketpair(AF_UNIX, type, 0, &inPipe); socketpair(AF_UNIX, type, 0, &outPipe); socketpair(AF_UNIX, type, 0, &errPipe)
+        shutdown(inPipe[0], Int32(SHUT_WR)); shutdown(outPipe[1], Int32(SHUT_RD)); shutdown(errPipe[1], Int32(SHUT_RD))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
