@@ -78,7 +78,7 @@ let package = Package(
                           path: "Benchmarks/subscribe-bench", swiftSettings: strict),
 
         // Tests: one target per module, plus shared helpers for running the built binary.
-        .target(name: "TestSupport", dependencies: ["CloudSyncCore"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["CloudSyncCore", "CloudSyncCloud"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore"], swiftSettings: strict),
         .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],

@@ -232,40 +232,15 @@ struct SynchronizerTests {
 }
 
 /// Rejects modify calls larger than `maxBatch` with limitExceeded, as a server might.
-final class SmallBatchCloud: CloudService, @unchecked Sendable {
-    let base: any CloudService
+final class SmallBatchCloud: ForwardingCloud, @unchecked Sendable {
     let maxBatch: Int
     var rejected = 0
-    init(base: any CloudService, maxBatch: Int) { self.base = base; self.maxBatch = maxBatch }
-    func account(named name: String) throws(CloudError) -> Account { try base.account(named: name) }
-    func saveZones(_ z: [ZoneSpec], in d: DatabaseRequest) throws(CloudError) -> [ZoneInfo] { try base.saveZones(z, in: d) }
-    func fetchAllZones(in d: DatabaseRequest) throws(CloudError) -> [ZoneInfo] { try base.fetchAllZones(in: d) }
-    func deleteZones(_ n: [String], purge: Bool, in d: DatabaseRequest) throws(CloudError) { try base.deleteZones(n, purge: purge, in: d) }
-    func modifyRecords(_ r: ModifyRequest, in d: DatabaseRequest) throws(CloudError) -> ModifyResult {
+    init(base: any CloudService, maxBatch: Int) {
+        self.maxBatch = maxBatch
+        super.init(base: base)
+    }
+    override func modifyRecords(_ r: ModifyRequest, in d: DatabaseRequest) throws(CloudError) -> ModifyResult {
         if r.saves.count + r.deletes.count > maxBatch { rejected += 1; throw CloudError(.limitExceeded, "too many") }
         return try base.modifyRecords(r, in: d)
     }
-    func fetchRecords(_ i: [RecordID], in d: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>] { try base.fetchRecords(i, in: d) }
-    func queryRecords(_ q: RecordQuery, in d: DatabaseRequest) throws(CloudError) -> QueryPage { try base.queryRecords(q, in: d) }
-    func fetchDatabaseChanges(since t: ServerChangeToken?, limit: Int, in d: DatabaseRequest) throws(CloudError) -> DatabaseChanges {
-        try base.fetchDatabaseChanges(since: t, limit: limit, in: d)
-    }
-    func fetchZoneChanges(_ z: String, since t: ServerChangeToken?, limit: Int, in d: DatabaseRequest) throws(CloudError) -> ZoneChanges {
-        try base.fetchZoneChanges(z, since: t, limit: limit, in: d)
-    }
-    func uploadAssets(_ c: [[UInt8]], in d: DatabaseRequest) throws(CloudError) -> [AssetReference] { try base.uploadAssets(c, in: d) }
-    func fetchAsset(_ r: AssetReference, in d: DatabaseRequest) throws(CloudError) -> [UInt8] { try base.fetchAsset(r, in: d) }
-    func modifyKeyValues(_ w: [KeyValueWrite], in d: DatabaseRequest) throws(CloudError) -> [KeyValueItem] { try base.modifyKeyValues(w, in: d) }
-    func fetchKeyValueChanges(since t: ServerChangeToken?, in d: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
-        try base.fetchKeyValueChanges(since: t, in: d)
-    }
-    func saveSubscriptions(_ s: [Subscription], in d: DatabaseRequest) throws(CloudError) -> [Subscription] { try base.saveSubscriptions(s, in: d) }
-    func fetchAllSubscriptions(in d: DatabaseRequest) throws(CloudError) -> [Subscription] { try base.fetchAllSubscriptions(in: d) }
-    func deleteSubscriptions(_ i: [String], in d: DatabaseRequest) throws(CloudError) { try base.deleteSubscriptions(i, in: d) }
-    func registerDevice(_ a: DeviceAddress) throws(CloudError) { try base.registerDevice(a) }
-    func unregisterDevice(_ a: DeviceAddress) throws(CloudError) { try base.unregisterDevice(a) }
-    func takeNotifications(for a: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification] {
-        try base.takeNotifications(for: a, limit: limit)
-    }
-    func makeNotificationWaiter(for a: DeviceAddress) throws(CloudError) -> any NotificationWaiter { try base.makeNotificationWaiter(for: a) }
 }
