@@ -49,7 +49,7 @@ let package = Package(
                 path: "Sources/Commands/FetchChanges", swiftSettings: strict),
         .target(name: "TourCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Tour",
                 swiftSettings: strict),
-        .target(name: "StoreCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Store",
+        .target(name: "StoreCommand", dependencies: ["CloudSyncCLI", "CloudSyncOTP"], path: "Sources/Commands/Store",
                 swiftSettings: strict),
         .target(name: "KVCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/KV", swiftSettings: strict),
         .target(name: "KeysCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Keys", swiftSettings: strict),

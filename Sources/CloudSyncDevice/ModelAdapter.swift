@@ -29,19 +29,38 @@ extension ModelAdapter {
     }
 }
 
-/// The adapter of the generic `cloudsync store`: every record type, fields as they are.
+/// The adapter of the generic `cloudsync store`: every record type, fields as they are. Other
+/// models that share the zone (OTP tokens) lend their rules: their conflict resolution and
+/// inline-data choices apply to their record types here too, so syncing through `store sync`
+/// never breaks a model's invariants (an HOTP counter never goes back).
 public struct GenericStoreAdapter: ModelAdapter {
     public var zoneName: String
     /// Send every BYTES field inline (`--force-data`).
     public var forceData: Bool
+    /// Adapters whose conflict rules and inline-data choices apply to their record types.
+    public var rules: [any ModelAdapter]
 
-    public init(zoneName: String = LocalStoreDefaults.zoneName, forceData: Bool = false) {
+    public init(zoneName: String = LocalStoreDefaults.zoneName, forceData: Bool = false, rules: [any ModelAdapter] = []) {
         self.zoneName = zoneName
         self.forceData = forceData
+        self.rules = rules
     }
 
     public func handles(recordType: String) -> Bool { true }
     public func outgoingFields(_ record: LocalRecord) throws(CloudError) -> [String: FieldValue] { record.fields }
     public func incomingFields(_ record: Record) throws(CloudError) -> [String: FieldValue] { record.fields }
-    public func forcesData(field: String, recordType: String) -> Bool { forceData }
+    public func forcesData(field: String, recordType: String) -> Bool {
+        forceData || rules.contains { $0.forcesData(field: field, recordType: recordType) }
+    }
+
+    public func resolveConflict(recordType: String, local: MergeSide, server: MergeSide, ancestor: [String: FieldValue]?,
+                                policy: MergePolicy) -> MergeOutcome? {
+        for rule in rules {
+            if let outcome = rule.resolveConflict(recordType: recordType, local: local, server: server, ancestor: ancestor,
+                                                  policy: policy) {
+                return outcome
+            }
+        }
+        return nil
+    }
 }

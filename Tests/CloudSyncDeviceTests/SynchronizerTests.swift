@@ -244,3 +244,37 @@ final class SmallBatchCloud: ForwardingCloud, @unchecked Sendable {
         return try base.modifyRecords(r, in: d)
     }
 }
+
+/// A model rule for tests: the `n` field of `Counter` records never goes back.
+struct MaxCounterRule: ModelAdapter {
+    var zoneName: String { LocalStoreDefaults.zoneName }
+    func handles(recordType: String) -> Bool { recordType == "Counter" }
+    func outgoingFields(_ record: LocalRecord) throws(CloudError) -> [String: FieldValue] { record.fields }
+    func incomingFields(_ record: Record) throws(CloudError) -> [String: FieldValue] { record.fields }
+    func forcesData(field: String, recordType: String) -> Bool { recordType == "Counter" && field == "raw" }
+    func resolveConflict(recordType: String, local: MergeSide, server: MergeSide, ancestor: [String: FieldValue]?,
+                         policy: MergePolicy) -> MergeOutcome? {
+        guard recordType == "Counter", case .int64(let l)? = local.fields?["n"], case .int64(let s)? = server.fields?["n"] else { return nil }
+        return MergeOutcome(fields: ["n": .int64(max(l, s))], resolution: "highest counter kept", contestedKeys: [])
+    }
+}
+
+@Suite("Generic adapter with model rules")
+struct GenericAdapterRulesTests {
+    @Test func rulesOfOtherModelsApplyToTheirTypes() throws {
+        let w = try SyncWorld()
+        try w.put("a", "c", ["n": .int64(5)], type: "Counter")
+        try w.sync("a"); try w.sync("b")
+        try w.put("a", "c", ["n": .int64(9)], type: "Counter")
+        try w.put("b", "c", ["n": .int64(7)], type: "Counter", now: systemClock() + 60_000)
+        try w.sync("a")
+        var options = SyncOptions()
+        options.mergePolicy = .client
+        let adapter = GenericStoreAdapter(rules: [MaxCounterRule()])
+        let report = try Synchronizer(cloud: w.world.cloud, store: try w.store("b"), request: try w.world.request(device: "b"),
+                                      adapter: adapter, options: options).sync()
+        #expect(report.conflicts.first?.resolution == "highest counter kept")
+        #expect(try w.contents("b")["c"] == ["n": .int64(9)], "the client policy alone would have lowered it to 7")
+        #expect(adapter.forcesData(field: "raw", recordType: "Counter") && !adapter.forcesData(field: "raw", recordType: "Note"))
+    }
+}

@@ -2,6 +2,7 @@ import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncDevice
+import CloudSyncOTP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,5 +28,8 @@ enum StoreSync {
         arguments: [SyncVerb.stateArgument],
         examples: [Example("cloudsync --device phone store sync", "Sync the phone."),
                    Example("cloudsync store sync --json", "The report as JSON.")],
-        run: { context, arguments in try SyncVerb { GenericStoreAdapter(forceData: $0) }.run(context, arguments) })
+        run: { context, arguments in
+            // OTP tokens live in the same zone: their rules (counters never go back) apply here too.
+            try SyncVerb { GenericStoreAdapter(forceData: $0, rules: [OTPSyncAdapter(forceData: $0)]) }.run(context, arguments)
+        })
 }
