@@ -2,3 +2,8 @@
 
 /// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
 static inline sqlite3_destructor_type csqlite_transient(void) { return (sqlite3_destructor_type)-1; }
+
+/// sqlite3_config is variadic, which Swift cannot call: sets the size up to which statement and
+/// savepoint journals stay in memory before spilling to a temporary file (-1: always memory).
+/// Only effective before the library is initialized (the first connection opened).
+static inline int csqlite_config_stmtjrnl_spill(int bytes) { return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes); }

@@ -73,7 +73,9 @@ public struct DocsGenerator: Sendable {
         var changed: [String] = []
         for folder in [Self.manFolder, Self.completionsFolder] {
             let path = directory + "/" + folder
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            do {
+                try FileSystem.makeDirectories(path, mode: 0o755)
+            } catch {
                 throw .cannotCreateFolder(path: path, reason: SystemInfo.errorDescription(errno))
             }
         }

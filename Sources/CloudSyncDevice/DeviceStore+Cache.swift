@@ -18,6 +18,9 @@ public struct CachePage: Sendable {
     public var zoneID: ZoneID
     public var changed: [Record]
     public var deleted: [RecordID]
+    /// The fields of `changed` as the cache stores them (JSON text), once `apply` has encoded
+    /// them: a sink writing the same fields locally reuses them instead of encoding again.
+    var encodedFields: [String]?
     public var token: ServerChangeToken
 
     public init(zoneID: ZoneID, changed: [Record], deleted: [RecordID], token: ServerChangeToken) {
@@ -82,10 +85,20 @@ extension DeviceStore {
     public func apply(_ page: CachePage, _ scope: CacheScope, now: Int64, sink: (any LocalSink)? = nil) throws(CloudError) {
         try guarded {
             try connection.transaction(.immediate) {
+                var page = page
+                let encoded = page.changed.map { RecordJSON.encode(fields: $0.fields).serialized() }
+                page.encodedFields = encoded
                 if let sink {
+                    // Only a record with local changes waiting is merged, and only a merge needs
+                    // its ancestor: with nothing pending in the zone (the usual pull, and every
+                    // pull into a new device) there is nothing to look up.
                     var ancestors: [RecordID: Record] = [:]
-                    for id in page.changed.map(\.recordID) + page.deleted {
-                        if let cached = try cachedRecordInTransaction(id, scope) { ancestors[id] = cached }
+                    let zone = page.zoneID.zoneName
+                    if try hasPending(container: scope.container, zone: zone) {
+                        for id in page.changed.map(\.recordID) + page.deleted
+                        where try pendingRow(container: scope.container, zone: zone, name: id.recordName) != nil {
+                            if let cached = try cachedRecordInTransaction(id, scope) { ancestors[id] = cached }
+                        }
                     }
                     try sink.apply(page, ancestors: ancestors, in: self)
                 }
@@ -94,11 +107,10 @@ extension DeviceStore {
                         change_tag, fields, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                for record in page.changed {
+                for (record, fields) in zip(page.changed, encoded) {
                     let system = record.system
                     try upsert.run([scope.container, scope.scope.rawValue, page.zoneID.zoneName, page.zoneID.ownerRecordName,
-                                    record.recordID.recordName, record.recordType, system?.changeTag ?? "",
-                                    RecordJSON.encode(fields: record.fields).serialized(),
+                                    record.recordID.recordName, record.recordType, system?.changeTag ?? "", fields,
                                     system?.created.timestamp ?? 0, system?.created.userRecordName ?? "",
                                     system?.created.deviceID ?? "", system?.modified.timestamp ?? 0,
                                     system?.modified.userRecordName ?? "", system?.modified.deviceID ?? ""])
@@ -180,12 +192,18 @@ extension DeviceStore {
         }
     }
 
-    static func decodeCached(_ row: Statement, zoneID: ZoneID) throws -> Record {
-        let json = try row.withBytes(3) { try JSONValue.parse(bytes: Array($0)) }
-        return Record(recordID: RecordID(recordName: row.string(0), zoneID: zoneID), recordType: row.string(1),
+    /// A cached record from the columns record_name, record_type, change_tag, fields,
+    /// created_ms, created_user, created_device, modified_ms, modified_user, modified_device of
+    /// `row`, starting at column `first`.
+    static func decodeCached(_ row: Statement, zoneID: ZoneID, from first: Int32 = 0) throws -> Record {
+        let c = first
+        let json = try row.withBytes(c + 3) { try JSONValue.parse(bytes: Array($0)) }
+        return Record(recordID: RecordID(recordName: row.string(c), zoneID: zoneID), recordType: row.string(c + 1),
                       fields: try RecordJSON.decodeFields(json),
-                      system: SystemFields(changeTag: row.string(2),
-                                           created: ChangeStamp(timestamp: row.int64(4), userRecordName: row.string(5), deviceID: row.string(6)),
-                                           modified: ChangeStamp(timestamp: row.int64(7), userRecordName: row.string(8), deviceID: row.string(9))))
+                      system: SystemFields(changeTag: row.string(c + 2),
+                                           created: ChangeStamp(timestamp: row.int64(c + 4), userRecordName: row.string(c + 5),
+                                                                deviceID: row.string(c + 6)),
+                                           modified: ChangeStamp(timestamp: row.int64(c + 7), userRecordName: row.string(c + 8),
+                                                                 deviceID: row.string(c + 9))))
     }
 }

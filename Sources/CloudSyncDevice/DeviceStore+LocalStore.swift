@@ -64,12 +64,24 @@ extension DeviceStore {
         }
     }
 
-    func writeLocal(_ record: LocalRecord, container: String) throws {
+    /// Writes a local record; `fieldsJSON`: its fields already encoded, if the caller has them.
+    func writeLocal(_ record: LocalRecord, container: String, fieldsJSON: String? = nil) throws {
         try connection.run("""
             INSERT OR REPLACE INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
             VALUES (?, ?, ?, ?, ?, ?)
             """, container, record.zoneName, record.recordName, record.recordType,
-            RecordJSON.encode(fields: record.fields).serialized(), record.modified)
+            fieldsJSON ?? RecordJSON.encode(fields: record.fields).serialized(), record.modified)
+    }
+
+    /// Inserts a local record unless the store has one of that name (inside a caller's
+    /// transaction): true when inserted. One statement where a lookup and a write were two.
+    func insertLocalIfAbsent(_ record: LocalRecord, container: String, fieldsJSON: String? = nil) throws -> Bool {
+        try connection.run("""
+            INSERT INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(container, zone_name, record_name) DO NOTHING
+            """, container, record.zoneName, record.recordName, record.recordType,
+            fieldsJSON ?? RecordJSON.encode(fields: record.fields).serialized(), record.modified)
+        return connection.changes > 0
     }
 
     func recordHistory(container: String, changes: [HistoryChange], device: String, author: String, now: Int64,

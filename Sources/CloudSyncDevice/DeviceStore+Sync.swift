@@ -10,6 +10,21 @@ public struct PendingRow: Sendable, Hashable {
     public var txnID: Int64
 }
 
+/// A pending record with what a push needs.
+struct PendingItem {
+    var row: PendingRow
+    var local: LocalRecord?
+    var cached: Record?
+    /// The local fields as stored (JSON text), to cache them without encoding them again.
+    var localJSON: String?
+}
+
+/// A record of the local store by zone and name (its container is the store's).
+struct LocalRecordKey: Hashable {
+    var zoneName: String
+    var recordName: String
+}
+
 /// A conflict as the conflict log keeps it.
 public struct ConflictEntry: Sendable, Hashable {
     public var id: Int64
@@ -28,7 +43,7 @@ public struct ConflictEntry: Sendable, Hashable {
 /// model, the cache and the tokens move together.
 public protocol LocalSink {
     /// Applies a page before the cache is updated; `ancestors` are the cached versions the page
-    /// replaces.
+    /// replaces of the records that have pending local changes (the ones a merge needs).
     func apply(_ page: CachePage, ancestors: [RecordID: Record], in store: DeviceStore) throws
     /// A zone went away in the cloud (or its token expired); its cache is being dropped.
     func zoneDropped(_ zoneID: ZoneID, reason: ZoneDeletionReason?, in store: DeviceStore) throws
@@ -54,6 +69,49 @@ extension DeviceStore {
         }
     }
 
+    /// Pending records after `cursor`, in the order of `pendingBatch`, each with its local
+    /// version and its cached cloud version, in one query (a push needs all three; two lookups
+    /// per record cost more than the push's own writes).
+    func pendingItems(container: String, scope: CacheScope, owner: String, after cursor: PendingRow?,
+                      limit: Int) throws(CloudError) -> [PendingItem] {
+        try guarded {
+            let c = cursor ?? PendingRow(zoneName: "", recordName: "", txnID: -1)
+            return try connection.query("""
+                SELECT p.zone_name, p.record_name, p.txn_id, l.record_type, l.fields, l.modified_ms,
+                    c.record_name, c.record_type, c.change_tag, c.fields, c.created_ms, c.created_user, c.created_device,
+                    c.modified_ms, c.modified_user, c.modified_device
+                FROM pending p
+                LEFT JOIN local_records l
+                    ON l.container=p.container AND l.zone_name=p.zone_name AND l.record_name=p.record_name
+                LEFT JOIN cached_records c
+                    ON c.container=p.container AND c.scope=? AND c.zone_name=p.zone_name AND c.owner=?
+                    AND c.record_name=p.record_name
+                WHERE p.container=? AND (p.txn_id>? OR (p.txn_id=? AND (p.zone_name>? OR (p.zone_name=? AND p.record_name>?))))
+                ORDER BY p.txn_id, p.zone_name, p.record_name LIMIT ?
+                """, [scope.scope.rawValue, owner, container, c.txnID, c.txnID, c.zoneName, c.zoneName, c.recordName, limit]) { row in
+                let pending = PendingRow(zoneName: row.string(0), recordName: row.string(1), txnID: row.int64(2))
+                var item = PendingItem(row: pending, local: nil, cached: nil)
+                if !row.isNull(3) {
+                    item.local = LocalRecord(zoneName: pending.zoneName, recordName: pending.recordName, recordType: row.string(3),
+                                             fields: try DeviceStore.decodeFields(row, 4), modified: row.int64(5))
+                    item.localJSON = row.string(4)
+                }
+                if !row.isNull(6) {
+                    item.cached = try DeviceStore.decodeCached(row, zoneID: ZoneID(zoneName: pending.zoneName, ownerRecordName: owner),
+                                                               from: 6)
+                }
+                return item
+            }
+        }
+    }
+
+    /// Whether any record of `zone` has unpushed changes (one index probe: lets a pulled page
+    /// skip the per-record pending lookup when nothing is pending).
+    public func hasPending(container: String, zone: String) throws -> Bool {
+        try connection.scalarInt("SELECT EXISTS(SELECT 1 FROM pending WHERE container=? AND zone_name=?)",
+                                 [container, zone]) == 1
+    }
+
     /// The pending row of a record, if it has unpushed changes.
     public func pendingRow(container: String, zone: String, name: String) throws -> PendingRow? {
         try connection.queryOne("SELECT txn_id FROM pending WHERE container=? AND zone_name=? AND record_name=?",
@@ -68,6 +126,17 @@ extension DeviceStore {
         } else {
             try connection.run("DELETE FROM pending WHERE container=? AND zone_name=? AND record_name=?", container, zone, name)
         }
+    }
+
+    /// Clears the pending marks from `first` through `last` in (txn, zone, name) order (the
+    /// order of `pendingBatch`) in one statement, for a pushed batch that all went through: a
+    /// record changed since its batch was read has a newer transaction, so it is outside the
+    /// range and stays pending.
+    func clearPending(container: String, from first: PendingRow, through last: PendingRow) throws {
+        try connection.run("""
+            DELETE FROM pending WHERE container=? AND (txn_id, zone_name, record_name) >= (?, ?, ?)
+                AND (txn_id, zone_name, record_name) <= (?, ?, ?)
+            """, container, first.txnID, first.zoneName, first.recordName, last.txnID, last.zoneName, last.recordName)
     }
 
     /// Marks every local record of a zone pending (to re-upload a zone the cloud lost).
@@ -97,11 +166,17 @@ extension DeviceStore {
 
     /// Deletes a local record (inside a caller's transaction), recorded in history as a sync change.
     public func deleteLocalFromSync(container: String, zone: String, name: String, type: String, device: String, now: Int64) throws {
-        try connection.run("DELETE FROM local_records WHERE container=? AND zone_name=? AND record_name=?", container, zone, name)
-        guard connection.changes > 0 else { return }
+        guard try deleteLocalRow(container: container, zone: zone, name: name) else { return }
         _ = try recordHistory(container: container,
                               changes: [HistoryChange(zoneName: zone, recordName: name, recordType: type, kind: .delete, changedKeys: [])],
                               device: device, author: LocalStoreDefaults.syncAuthor, now: now, markPending: false)
+    }
+
+    /// Deletes a local record without history (inside a caller's transaction); false when there
+    /// was none.
+    func deleteLocalRow(container: String, zone: String, name: String) throws -> Bool {
+        try connection.run("DELETE FROM local_records WHERE container=? AND zone_name=? AND record_name=?", container, zone, name)
+        return connection.changes > 0
     }
 
     /// Reads a local record inside a caller's transaction.
@@ -109,8 +184,9 @@ extension DeviceStore {
         try loadLocal(container: container, zone: zone, name: name)
     }
 
-    /// Stores the cloud's version of a record (inside a caller's transaction).
-    public func upsertCache(_ record: Record, _ scope: CacheScope) throws {
+    /// Stores the cloud's version of a record (inside a caller's transaction). `fieldsJSON`:
+    /// the record's fields already encoded, if the caller has them.
+    public func upsertCache(_ record: Record, _ scope: CacheScope, fieldsJSON: String? = nil) throws {
         let system = record.system
         try connection.run("""
             INSERT OR REPLACE INTO cached_records(container, scope, zone_name, owner, record_name, record_type,
@@ -118,7 +194,7 @@ extension DeviceStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, scope.container, scope.scope.rawValue, record.recordID.zoneID.zoneName, record.recordID.zoneID.ownerRecordName,
             record.recordID.recordName, record.recordType, system?.changeTag ?? "",
-            RecordJSON.encode(fields: record.fields).serialized(),
+            fieldsJSON ?? RecordJSON.encode(fields: record.fields).serialized(),
             system?.created.timestamp ?? 0, system?.created.userRecordName ?? "", system?.created.deviceID ?? "",
             system?.modified.timestamp ?? 0, system?.modified.userRecordName ?? "", system?.modified.deviceID ?? "")
     }
@@ -148,6 +224,13 @@ extension DeviceStore {
             INSERT INTO conflicts(container, time_ms, zone_name, record_name, policy, resolution, detail, resolved)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, container, now, zone, name, policy, resolution, detail.serialized(), resolved)
+    }
+
+    /// The records that have unresolved conflicts in the log: only these need settling after a
+    /// push (the log has no index by record, so an UPDATE per pushed record scans it).
+    func unresolvedConflictRecords(container: String) throws -> Set<LocalRecordKey> {
+        Set(try connection.query("SELECT DISTINCT zone_name, record_name FROM conflicts WHERE container=? AND resolved=0",
+                                 [container]) { LocalRecordKey(zoneName: $0.string(0), recordName: $0.string(1)) })
     }
 
     /// Marks the unresolved conflicts of a record resolved (after it finally synced).

@@ -17,12 +17,18 @@ final class StoreSink: LocalSink {
         let container = s.container
         let device = s.request.deviceID
         let now = s.clock()
-        for record in page.changed where s.adapter.handles(recordType: record.recordType) {
+        // One probe per page: with nothing pending in the zone (the usual pull) no record needs
+        // a merge, so none needs the per-record pending lookup.
+        let hasPending = try store.hasPending(container: container, zone: page.zoneID.zoneName)
+        // What the page changed without a conflict: one history transaction for the whole page
+        // (as Core Data records one per import save), not one per record.
+        var history: [HistoryChange] = []
+        for (index, record) in page.changed.enumerated() where s.adapter.handles(recordType: record.recordType) {
             try EncryptionMarks.learn(from: record, store: store, container: container)
             let zone = record.recordID.zoneID.zoneName
             let name = record.recordID.recordName
-            let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)
-            if let pending = try store.pendingRow(container: container, zone: zone, name: name) {
+            if hasPending, let pending = try store.pendingRow(container: container, zone: zone, name: name) {
+                let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)
                 if let conflict = try s.resolve(local: existing, ancestor: ancestors[record.recordID], server: record,
                                                 policy: s.options.mergePolicy, pendingTxn: pending.txnID, now: now) {
                     conflicts.append(conflict)
@@ -31,10 +37,21 @@ final class StoreSink: LocalSink {
             }
             let resolved = try AssetCoding.resolve(record, known: [:], cloud: s.cloud, request: s.request)
             let fields = try s.adapter.incomingFields(resolved)
-            if let existing, existing.fields == fields, existing.recordType == record.recordType { continue }
             let local = LocalRecord(zoneName: zone, recordName: name, recordType: record.recordType, fields: fields,
                                     modified: record.system?.modified.timestamp ?? now)
-            try store.writeLocalFromSync(local, container: container, device: device, existed: existing != nil, now: now)
+            // A record new to this device (every record of a first pull) is inserted in one
+            // statement; an existing one is read, and rewritten only if it differs.
+            // Fields the adapter and assets left as they are can reuse the cache's JSON.
+            let json = fields == record.fields ? page.encodedFields?[index] : nil
+            var kind = ChangeKind.insert
+            if try !store.insertLocalIfAbsent(local, container: container, fieldsJSON: json) {
+                let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)
+                if let existing, existing.fields == fields, existing.recordType == record.recordType { continue }
+                try store.writeLocal(local, container: container, fieldsJSON: json)
+                kind = existing == nil ? .insert : .update
+            }
+            history.append(HistoryChange(zoneName: zone, recordName: name, recordType: record.recordType,
+                                         kind: kind, changedKeys: fields.keys.sorted()))
         }
         for id in page.deleted {
             let zone = id.zoneID.zoneName
@@ -45,8 +62,14 @@ final class StoreSink: LocalSink {
                                                              pendingTxn: pending.txnID, now: now))
                 continue
             }
-            try store.deleteLocalFromSync(container: container, zone: zone, name: id.recordName, type: existing.recordType,
-                                          device: device, now: now)
+            if try store.deleteLocalRow(container: container, zone: zone, name: id.recordName) {
+                history.append(HistoryChange(zoneName: zone, recordName: id.recordName, recordType: existing.recordType,
+                                             kind: .delete, changedKeys: []))
+            }
+        }
+        if !history.isEmpty {
+            _ = try store.recordHistory(container: container, changes: history, device: device,
+                                        author: LocalStoreDefaults.syncAuthor, now: now, markPending: false)
         }
     }
 

@@ -69,8 +69,9 @@ public final class Synchronizer {
             var cursor: PendingRow?
             var needsAnotherRound = false
             while true {
-                let batch = try store.pendingBatch(container: container, after: cursor, limit: max(1, min(options.batchSize, 400)))
-                guard let last = batch.last else { break }
+                let batch = try store.pendingItems(container: container, scope: scope, owner: request.zoneOwner, after: cursor,
+                                                   limit: max(1, min(options.batchSize, 400)))
+                guard let last = batch.last?.row else { break }
                 cursor = last
                 let outcome = try pushBatch(batch, report: &report)
                 needsAnotherRound = needsAnotherRound || outcome.retry
@@ -110,25 +111,35 @@ public final class Synchronizer {
         var local: LocalRecord?
         var cached: Record?
         var record: Record?
+        /// The outgoing fields as JSON text when they are the local fields as stored.
+        var fieldsJSON: String?
     }
 
-    func pushBatch(_ rows: [PendingRow], report: inout SyncReport) throws(CloudError) -> BatchOutcome {
+    func pushBatch(_ pending: [PendingItem], report: inout SyncReport) throws(CloudError) -> BatchOutcome {
         var outcome = BatchOutcome()
-        try ensureZones(Set(rows.map(\.zoneName)), report: &report)
-        // Prepare: local state, cached tag, outgoing cloud record (assets uploaded).
+        try ensureZones(Set(pending.map(\.row.zoneName)), report: &report)
+        // Prepare: outgoing cloud records (assets uploaded) from the local state and cached tags.
         var items: [Outgoing] = []
         var blobs: [[UInt8]] = []
-        for row in rows {
-            let recordID = RecordID(recordName: row.recordName, zoneID: request.zoneID(row.zoneName))
-            let local = try store.localRecord(container: container, zone: row.zoneName, name: row.recordName)
-            let cached = try store.cachedRecord(recordID, scope)
-            var item = Outgoing(row: row, recordID: recordID, local: local, cached: cached, record: nil)
-            if let local, adapter.handles(recordType: local.recordType) {
+        for p in pending {
+            let recordID = RecordID(recordName: p.row.recordName, zoneID: request.zoneID(p.row.zoneName))
+            var item = Outgoing(row: p.row, recordID: recordID, local: p.local, cached: p.cached, record: nil)
+            if let local = p.local, adapter.handles(recordType: local.recordType) {
                 let fields = try AssetCoding.assetize(adapter.outgoingFields(local), recordType: local.recordType,
                                                       adapter: adapter, collect: &blobs)
-                item.record = Record(recordID: recordID, recordType: local.recordType, fields: fields, system: cached?.system)
+                item.record = Record(recordID: recordID, recordType: local.recordType, fields: fields, system: p.cached?.system)
+                if fields == local.fields { item.fieldsJSON = p.localJSON }
             }
             items.append(item)
+        }
+        // The batch's items by record, for matching the cloud's answers (a linear search each
+        // was 400 x 400 string comparisons per batch).
+        var itemIndex: [LocalRecordKey: Int] = [:]
+        for (index, item) in items.enumerated() {
+            itemIndex[LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)] = index
+        }
+        func item(_ id: RecordID) -> Outgoing? {
+            itemIndex[LocalRecordKey(zoneName: id.zoneID.zoneName, recordName: id.recordName)].map { items[$0] }
         }
         if !blobs.isEmpty {
             for start in stride(from: 0, to: blobs.count, by: 100) {
@@ -141,25 +152,38 @@ public final class Synchronizer {
         let result = saves.isEmpty && deletes.isEmpty ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes)
         let now = clock()
         let policy = options.mergePolicy
+        // When every record of the batch went through, its pending marks go in one range delete
+        // (a record changed meanwhile has a newer transaction, outside the range, and stays
+        // pending); otherwise record by record, as each answer says.
+        let wholeBatch = result.errors.isEmpty && result.saved.count + result.deleted.count + neverUploaded.count == items.count
         try store.transaction {
-            for item in neverUploaded {
+            let unsettled = try store.unresolvedConflictRecords(container: container)
+            if wholeBatch, let first = items.first?.row, let last = items.last?.row {
+                try store.clearPending(container: container, from: first, through: last)
+            }
+            func clearPending(_ item: Outgoing) throws {
+                guard !wholeBatch else { return }
                 try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
             }
+            for item in neverUploaded { try clearPending(item) }
             for saved in result.saved {
-                guard let item = items.first(where: { $0.recordID.recordName == saved.recordID.recordName && $0.row.zoneName == saved.recordID.zoneID.zoneName }) else { continue }
-                try store.upsertCache(saved, scope)
-                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
-                try store.settleConflicts(container: container, zone: item.row.zoneName, name: item.row.recordName)
+                guard let item = item(saved.recordID) else { continue }
+                let json = item.fieldsJSON != nil && saved.fields == item.record?.fields ? item.fieldsJSON : nil
+                try store.upsertCache(saved, scope, fieldsJSON: json)
+                try clearPending(item)
+                if unsettled.contains(LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)) {
+                    try store.settleConflicts(container: container, zone: item.row.zoneName, name: item.row.recordName)
+                }
                 report.savedRecords += 1
             }
             for id in result.deleted {
-                guard let item = items.first(where: { $0.recordID == id }) else { continue }
+                guard let item = item(id) else { continue }
                 try store.deleteCache(id, scope)
-                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+                try clearPending(item)
                 report.deletedRecords += 1
             }
             for (id, error) in result.errors {
-                guard let item = items.first(where: { $0.recordID.recordName == id.recordName && $0.row.zoneName == id.zoneID.zoneName }) else { continue }
+                guard let item = item(id) else { continue }
                 switch error.code {
                 case .serverRecordChanged:
                     guard let server = error.serverRecord else {
