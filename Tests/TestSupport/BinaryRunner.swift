@@ -72,9 +72,14 @@ public struct BinaryRunner: Sendable {
 
 /// posix_spawn with pipes for stdin, stdout and stderr.
 public enum ProcessSpawner {
+    /// A child that exits before reading all its stdin must not kill the test process with
+    /// SIGPIPE: the feeding thread's write then fails with EPIPE instead.
+    static let sigpipeIgnored: Bool = { signal(SIGPIPE, SIG_IGN); return true }()
+
     /// Runs a program to completion and captures its output.
     public static func run(_ path: String, _ arguments: [String], environment: [String: String],
                            stdin input: String = "") -> ProcessResult {
+        _ = sigpipeIgnored
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         // Close-on-exec: tests run in parallel, and a pipe end inherited by another test's child
         // would keep this child's stdin (or our read) open forever.
