@@ -164,8 +164,13 @@ extension SQLiteCloud {
     }
 
     /// Saves one record; throws a per-item `CloudError`.
+    ///
+    /// A record saved without a change tag under `ifServerRecordUnchanged` is a creation: it is
+    /// inserted without reading first (one b-tree descent instead of two); only when a row of
+    /// that name exists (a live record: conflict; a tombstone: re-creation) is it read and saved
+    /// the general way (`probe: false`).
     func saveRecord(_ record: Record, zone: ZoneRow, dbID: Int64, policy: SavePolicy, stamp: ChangeStamp,
-                    seq: inout Int64, countDelta: inout Int, request: DatabaseRequest) throws -> Record {
+                    seq: inout Int64, countDelta: inout Int, request: DatabaseRequest, probe: Bool = true) throws -> Record {
         try NameRules.validateRecordName(record.recordID.recordName)
         try NameRules.validateIdentifier(record.recordType, kind: "record type")
         for (name, value) in record.fields {
@@ -174,7 +179,8 @@ extension SQLiteCloud {
                 throw CloudError(.invalidArguments, "field '\(name)' holds an infinite or NaN number, which a record cannot store")
             }
         }
-        let existing = try loadRecord(record.recordID.recordName, zone: zone, dbID: dbID, request: request)
+        let insertBlind = probe && policy == .ifServerRecordUnchanged && record.changeTag == nil
+        let existing = insertBlind ? nil : try loadRecord(record.recordID.recordName, zone: zone, dbID: dbID, request: request)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
         var fields = record.fields
         var created = stamp
@@ -217,6 +223,20 @@ extension SQLiteCloud {
         seq += 1
         let tag = changeTag(zoneID: zone.id, seq: seq)
         let refs = deleteSelfTargets(fields, zone: zone)
+        // A blind insert is OR IGNORE: a row of that name (live or tombstone) leaves it undone.
+        try connection.run("""
+            INSERT \(insertBlind ? "OR IGNORE" : "OR REPLACE") INTO records(db_id, zone_id, name, type, seq, change_tag, deleted,
+                fields, has_refs, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
+            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, dbID, zone.id, record.recordID.recordName, record.recordType, seq, tag,
+            RecordJSON.encode(fields: fields).serialized(), !refs.isEmpty,
+            created.timestamp, created.userRecordName, created.deviceID,
+            stamp.timestamp, stamp.userRecordName, stamp.deviceID)
+        if insertBlind && connection.changes == 0 {
+            seq -= 1
+            return try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp, seq: &seq,
+                                  countDelta: &countDelta, request: request, probe: false)
+        }
         if existing?.hasRefs == true {
             try connection.run("DELETE FROM refs WHERE db_id=? AND zone_id=? AND source=?", dbID, zone.id, record.recordID.recordName)
         }
@@ -224,14 +244,6 @@ extension SQLiteCloud {
             try connection.run("INSERT OR IGNORE INTO refs(db_id, zone_id, target, source) VALUES (?, ?, ?, ?)",
                                dbID, zone.id, target, record.recordID.recordName)
         }
-        try connection.run("""
-            INSERT OR REPLACE INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs,
-                created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
-            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, dbID, zone.id, record.recordID.recordName, record.recordType, seq, tag,
-            RecordJSON.encode(fields: fields).serialized(), !refs.isEmpty,
-            created.timestamp, created.userRecordName, created.deviceID,
-            stamp.timestamp, stamp.userRecordName, stamp.deviceID)
         if live == nil { countDelta += 1 }
         stored.system = SystemFields(changeTag: tag, created: created, modified: stamp)
         return stored

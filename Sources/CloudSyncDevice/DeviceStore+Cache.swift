@@ -102,19 +102,7 @@ extension DeviceStore {
                     }
                     try sink.apply(page, ancestors: ancestors, in: self)
                 }
-                let upsert = try connection.prepare("""
-                    INSERT OR REPLACE INTO cached_records(container, scope, zone_name, owner, record_name, record_type,
-                        change_tag, fields, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for (record, fields) in zip(page.changed, encoded) {
-                    let system = record.system
-                    try upsert.run([scope.container, scope.scope.rawValue, page.zoneID.zoneName, page.zoneID.ownerRecordName,
-                                    record.recordID.recordName, record.recordType, system?.changeTag ?? "", fields,
-                                    system?.created.timestamp ?? 0, system?.created.userRecordName ?? "",
-                                    system?.created.deviceID ?? "", system?.modified.timestamp ?? 0,
-                                    system?.modified.userRecordName ?? "", system?.modified.deviceID ?? ""])
-                }
+                try upsertCache(page.changed, scope, fieldsJSON: encoded, zone: page.zoneID)
                 let delete = try connection.prepare("""
                     DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
                     """)

@@ -187,16 +187,7 @@ extension DeviceStore {
     /// Stores the cloud's version of a record (inside a caller's transaction). `fieldsJSON`:
     /// the record's fields already encoded, if the caller has them.
     public func upsertCache(_ record: Record, _ scope: CacheScope, fieldsJSON: String? = nil) throws {
-        let system = record.system
-        try connection.run("""
-            INSERT OR REPLACE INTO cached_records(container, scope, zone_name, owner, record_name, record_type,
-                change_tag, fields, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, scope.container, scope.scope.rawValue, record.recordID.zoneID.zoneName, record.recordID.zoneID.ownerRecordName,
-            record.recordID.recordName, record.recordType, system?.changeTag ?? "",
-            fieldsJSON ?? RecordJSON.encode(fields: record.fields).serialized(),
-            system?.created.timestamp ?? 0, system?.created.userRecordName ?? "", system?.created.deviceID ?? "",
-            system?.modified.timestamp ?? 0, system?.modified.userRecordName ?? "", system?.modified.deviceID ?? "")
+        try upsertCache([record], scope, fieldsJSON: [fieldsJSON])
     }
 
     /// Forgets the cloud's version of a record (inside a caller's transaction).

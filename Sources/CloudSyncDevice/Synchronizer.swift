@@ -166,16 +166,18 @@ public final class Synchronizer {
                 try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
             }
             for item in neverUploaded { try clearPending(item) }
+            var cached: [Record] = [], cachedJSON: [String?] = []
             for saved in result.saved {
                 guard let item = item(saved.recordID) else { continue }
-                let json = item.fieldsJSON != nil && saved.fields == item.record?.fields ? item.fieldsJSON : nil
-                try store.upsertCache(saved, scope, fieldsJSON: json)
+                cached.append(saved)
+                cachedJSON.append(item.fieldsJSON != nil && saved.fields == item.record?.fields ? item.fieldsJSON : nil)
                 try clearPending(item)
                 if unsettled.contains(LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)) {
                     try store.settleConflicts(container: container, zone: item.row.zoneName, name: item.row.recordName)
                 }
                 report.savedRecords += 1
             }
+            try store.upsertCache(cached, scope, fieldsJSON: cachedJSON)
             for id in result.deleted {
                 guard let item = item(id) else { continue }
                 try store.deleteCache(id, scope)

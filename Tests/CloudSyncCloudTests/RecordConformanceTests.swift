@@ -42,6 +42,42 @@ struct RecordConformanceTests {
     }
 
     @Test(arguments: CloudBackend.allCases)
+    func aCreationThatConflictsLeavesNoTraceInTheChanges(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z", atomic: false)], in: r)
+        let first = try f.save([f.record("a", zone: "Z", r, fields: ["v": .int64(1)])], r)[0]
+        let token = try f.allChanges("Z", since: nil, r).token
+        // A creation of a name that is taken, in the same call as a real creation.
+        let result = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("a", zone: "Z", r, fields: ["v": .int64(9)]),
+                                                                     f.record("b", zone: "Z", r)]), in: r)
+        #expect(result.errors.count == 1)
+        #expect(result.errors.values.first?.code == .serverRecordChanged)
+        #expect(result.errors.values.first?.serverRecord == first)
+        #expect(result.saved.map(\.recordID.recordName) == ["b"])
+        #expect(result.saved[0].changeTag != first.changeTag)
+        let since = try f.allChanges("Z", since: token, r)
+        #expect(since.changed.map(\.recordID.recordName) == ["b"], "the refused creation changed nothing")
+        #expect(try f.cloud.fetchRecords([first.recordID], in: r)[first.recordID]?.get() == first)
+    }
+
+    @Test(arguments: CloudBackend.allCases)
+    func aDeletedNameCanBeCreatedAgain(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z")], in: r)
+        let first = try f.save([f.record("a", zone: "Z", r, fields: ["v": .int64(1)])], r)[0]
+        _ = try f.cloud.modifyRecords(ModifyRequest(deletes: [first.recordID]), in: r)
+        let token = try f.allChanges("Z", since: nil, r).token
+        let again = try f.save([f.record("a", zone: "Z", r, fields: ["v": .int64(2)])], r)[0]
+        #expect(again.fields["v"] == .int64(2))
+        #expect(again.changeTag != first.changeTag)
+        let since = try f.allChanges("Z", since: token, r)
+        #expect(since.changed.map(\.recordID.recordName) == ["a"])
+        #expect(since.deleted.isEmpty)
+    }
+
+    @Test(arguments: CloudBackend.allCases)
     func changedKeysMergesAndAllKeysReplaces(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let r = try f.request("alice")
