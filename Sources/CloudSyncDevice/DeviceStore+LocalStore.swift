@@ -121,17 +121,32 @@ extension DeviceStore {
         try guarded { try loadLocal(container: container, zone: zone, name: name) }
     }
 
-    /// Local records of a type (in every zone, or one), in record-name order.
+    /// Local records of a type (in every zone, or one), in (zone, record name) order.
     public func localRecords(container: String, type: String?, zone: String? = nil) throws(CloudError) -> [LocalRecord] {
+        var records: [LocalRecord] = []
+        try forEachLocalRecord(container: container, type: type, zone: zone) { records.append($0); return true }
+        return records
+    }
+
+    /// Visits the local records of a type (in every zone, or one) in (zone, record name) order,
+    /// one row at a time, until `body` returns false: a filter holds only what it keeps.
+    /// `body` must not query the store itself (the rows come from one open statement).
+    public func forEachLocalRecord(container: String, type: String?, zone: String? = nil,
+                                   _ body: (LocalRecord) throws -> Bool) throws(CloudError) {
         try guarded {
             var sql = "SELECT zone_name, record_name, record_type, fields, modified_ms FROM local_records WHERE container=?"
             var args: [any SQLiteBindable] = [container]
             if let type { sql += " AND record_type=?"; args.append(type) }
             if let zone { sql += " AND zone_name=?"; args.append(zone) }
             sql += " ORDER BY zone_name, record_name"
-            return try connection.query(sql, args) { row in
-                LocalRecord(zoneName: row.string(0), recordName: row.string(1), recordType: row.string(2),
-                            fields: try DeviceStore.decodeFields(row, 3), modified: row.int64(4))
+            let statement = try connection.prepare(sql)
+            try statement.bind(args)
+            defer { statement.reset() }
+            while try statement.step() {
+                let record = LocalRecord(zoneName: statement.string(0), recordName: statement.string(1),
+                                         recordType: statement.string(2), fields: try DeviceStore.decodeFields(statement, 3),
+                                         modified: statement.int64(4))
+                guard try body(record) else { break }
             }
         }
     }

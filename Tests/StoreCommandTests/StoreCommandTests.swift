@@ -25,6 +25,28 @@ struct StoreCommandTests {
         return out
     }
 
+    @Test func queryLimitsWithAndWithoutSortAcrossZones() throws {
+        let cli = BinaryRunner(home: home.path)
+        for (zone, names) in [("B", ["b1", "b2"]), ("A", ["a3", "a1", "a2"])] {
+            for (i, name) in names.enumerated() {
+                #expect(cli.run(["store", "put", "Note", name, "--zone", zone, "--field", "n:INT64=\(i + (zone == "A" ? 10 : 0))"]).status == 0)
+            }
+        }
+        #expect(cli.run(["store", "put", "Other", "o1", "--field", "n:INT64=99"]).status == 0)
+        func names(_ extra: [String]) throws -> [String] {
+            try cli.run(["store", "query", "Note", "--json"] + extra).json()["records"]?.arrayValue?
+                .compactMap { $0["recordName"]?.stringValue } ?? []
+        }
+        // Unsorted: (zone, name) order, cut at the limit.
+        #expect(try names([]) == ["a1", "a2", "a3", "b1", "b2"])
+        #expect(try names(["--limit", "2"]) == ["a1", "a2"])
+        #expect(try names(["--where", "n < %@", "--arg", "10", "--limit", "1"]) == ["b1"])
+        // Sorted: every match is ranked before the cut.
+        #expect(try names(["--sort", "-n", "--limit", "2"]) == ["a2", "a1"])
+        #expect(try names(["--zone", "B", "--sort", "-n"]) == ["b2", "b1"])
+        #expect(cli.run(["store", "query", "Note", "--limit", "0"]).status == 64)
+    }
+
     @Test func localCommandsWorkOfflineAndRecordHistory() throws {
         // An unreachable cloud proves put/get/query/delete/history/status never touch it.
         let offline = BinaryRunner(home: home.path, extra: ["CLOUDSYNC_CLOUD": "postgres://nowhere/db"])

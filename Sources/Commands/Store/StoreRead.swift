@@ -57,9 +57,14 @@ enum StoreRead {
                 limit = n
             }
             let store = try context.deviceStore()
-            let records = try store.localRecords(container: StoreCommand.container(context), type: type, zone: arguments.value("zone"))
-                .map(StoreCommand.asRecord).filter { predicate.evaluate($0) }
-            let sorted = Array(sort.apply(to: records).prefix(limit))
+            // Streamed: only the matches are held; without a sort, reading stops at the limit.
+            var matches: [Record] = []
+            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone")) {
+                let record = StoreCommand.asRecord($0)
+                if predicate.evaluate(record) { matches.append(record) }
+                return !sort.isEmpty || matches.count < limit
+            }
+            let sorted = Array(sort.apply(to: matches).prefix(limit))
             if context.output.isJSON {
                 context.output.json(.object([("records", .array(sorted.map(RecordJSON.encode)))]))
             } else {
