@@ -7,12 +7,15 @@ public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(String)
     /// OpenSSL refused the operation.
     case library(String)
+    /// The shared library (its file name) could not be loaded or lacks a function (why).
+    case unavailable(String, String)
 
     public var description: String {
         switch self {
         case .authenticationFailed: "authentication failed (tampered data, data moved elsewhere, or the wrong key)"
         case .malformed(let why): "malformed ciphertext: \(why)"
         case .library(let why): "crypto library error: \(why)"
+        case .unavailable(let library, let why): "cannot load \(library), which encryption needs (\(why)); install OpenSSL 3 (Debian: libssl3)"
         }
     }
 }

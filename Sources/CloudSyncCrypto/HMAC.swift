@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// The hash functions HMAC is computed with here.
 public enum HashFunction: String, Sendable, Hashable, CaseIterable {
     case sha1 = "SHA1"
@@ -43,8 +41,9 @@ public enum HMAC {
         return hash.digest(block.map { $0 ^ 0x5c } + inner)
     }
 
-    /// The same MAC computed by OpenSSL (`EVP_Q_mac`).
+    /// The same MAC computed by OpenSSL (`EVP_Q_mac`, libcrypto loaded on first use).
     public static func libcrypto(_ message: [UInt8], key: [UInt8], hash: HashFunction) throws(CryptoError) -> [UInt8] {
+        let crypto = try LibCrypto.shared()
         var out = [UInt8](repeating: 0, count: 64)
         var length = 0
         // libcrypto wants non-null pointers even for empty input.
@@ -52,7 +51,7 @@ public enum HMAC {
         let result = keyBytes.withUnsafeBufferPointer { k in
             messageBytes.withUnsafeBufferPointer { m in
                 out.withUnsafeMutableBufferPointer { o in
-                    EVP_Q_mac(nil, "HMAC", nil, hash.rawValue, nil, k.baseAddress, key.count, m.baseAddress, message.count,
+                    crypto.quickMAC(nil, "HMAC", nil, hash.rawValue, nil, k.baseAddress, key.count, m.baseAddress, message.count,
                               o.baseAddress, o.count, &length)
                 }
             }

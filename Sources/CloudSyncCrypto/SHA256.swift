@@ -1,15 +1,24 @@
-import COpenSSL
-
-/// SHA-256 (FIPS 180-4) through OpenSSL's libcrypto.
+/// SHA-256 (FIPS 180-4): `SoftwareDigest` for short inputs, libcrypto (loaded on first use, see
+/// `LibCrypto`) for long ones, where its SHA extensions are worth loading the library for.
 public enum SHA256 {
-    /// The 32-byte digest of `bytes`.
+    /// Inputs at least this long go through libcrypto when it can be loaded.
+    public static let libcryptoThreshold = 1 << 16
+
+    /// The 32-byte digest of `bytes` (the same whichever way it is computed).
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.count >= libcryptoThreshold, let out = try? libcrypto(bytes) { return out }
+        return SoftwareDigest.sha256(bytes)
+    }
+
+    /// The digest computed by OpenSSL (`EVP_Digest`).
+    public static func libcrypto(_ bytes: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let crypto = try LibCrypto.shared()
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &out, &length, EVP_sha256(), nil)
+            crypto.digest(input.baseAddress, input.count, &out, &length, crypto.sha256(), nil)
         }
-        precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
+        guard ok == 1, length == 32 else { throw .library("SHA-256 failed") }
         return out
     }
 

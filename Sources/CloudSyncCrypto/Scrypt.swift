@@ -1,6 +1,4 @@
-import COpenSSL
-
-/// The scrypt memory-hard key derivation function (RFC 7914) through libcrypto.
+/// The scrypt memory-hard key derivation function (RFC 7914) through libcrypto (loaded on first use, see `LibCrypto`).
 public struct Scrypt: Sendable, Hashable {
     /// CPU/memory cost (a power of two).
     public var n: UInt64
@@ -19,12 +17,13 @@ public struct Scrypt: Sendable, Hashable {
     /// Derives `length` bytes from a password and salt.
     public func derive(password: [UInt8], salt: [UInt8], length: Int) throws(CryptoError) -> [UInt8] {
         guard n > 1, n & (n - 1) == 0, r >= 1, p >= 1 else { throw .library("scrypt N must be a power of two above 1") }
+        let crypto = try LibCrypto.shared()
         var out = [UInt8](repeating: 0, count: length)
         let maxMemory = UInt64(128) * r * n * 2 + UInt64(128) * r * p + (1 << 20)
         let ok = password.withUnsafeBufferPointer { pw in
             salt.withUnsafeBufferPointer { s in
                 out.withUnsafeMutableBufferPointer { o in
-                    EVP_PBE_scrypt(pw.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, pw.count,
+                    crypto.pbeScrypt(pw.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, pw.count,
                                    s.baseAddress, s.count, n, r, p, maxMemory, o.baseAddress, length)
                 }
             }

@@ -1,6 +1,6 @@
 /// SHA-1 (RFC 3174) and SHA-256 / SHA-512 (FIPS 180-4) in plain Swift, for short messages on
 /// start-up-sensitive paths (HMAC of one-time passwords). Large data should go through
-/// `SHA256.digest`, which uses libcrypto.
+/// `SHA256.digest`, which hands long inputs to libcrypto.
 public enum SoftwareDigest {
     /// The 20-byte SHA-1 digest.
     public static func sha1(_ message: [UInt8]) -> [UInt8] {

@@ -73,6 +73,8 @@ public struct EncryptingAdapter: ModelAdapter {
                 plaintext = try AESGCM.open(sealed, key: key, nonce: nonce,
                                             aad: EncryptingAdapter.aad(zone: record.recordID.zoneID.zoneName,
                                                                        record: record.recordID.recordName, field: name))
+            } catch CryptoError.unavailable(let library, let why) {
+                throw CloudError(.internalError, CryptoError.unavailable(library, why).description)
             } catch {
                 throw CloudError(.invalidArguments,
                                  "encrypted field '\(name)' of '\(record.recordID.recordName)' failed to decrypt: tampered, moved from another record or field, or another key")

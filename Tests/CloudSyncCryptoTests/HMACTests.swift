@@ -75,13 +75,13 @@ struct HMACTests {
     @Test func digestsMatchKnownValuesAndLibcrypto() throws {
         #expect(Hex.encode(SoftwareDigest.sha1(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
         #expect(Hex.encode(SoftwareDigest.sha1([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        #expect(Hex.encode(SoftwareDigest.sha256(Array("abc".utf8))) == SHA256.hex(Array("abc".utf8)))
+        #expect(SoftwareDigest.sha256(Array("abc".utf8)) == (try SHA256.libcrypto(Array("abc".utf8))))
         #expect(Hex.encode(SoftwareDigest.sha512(Array("abc".utf8)))
                 == "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
         var rng = SystemRandomNumberGenerator()
         for length in [0, 1, 55, 56, 63, 64, 65, 111, 112, 119, 127, 128, 129, 200, 1000] {
             let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            #expect(SoftwareDigest.sha256(data) == SHA256.digest(data), "length \(length)")
+            #expect(SoftwareDigest.sha256(data) == (try SHA256.libcrypto(data)), "length \(length)")
             for hash in HashFunction.allCases {
                 let key = (0..<Int.random(in: 0...150, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
                 #expect(HMAC.authenticate(data, key: key, hash: hash) == (try HMAC.libcrypto(data, key: key, hash: hash)),

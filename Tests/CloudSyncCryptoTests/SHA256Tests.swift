@@ -13,6 +13,17 @@ struct SHA256Tests {
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// Both sides of the threshold, through `digest`, against libcrypto and the Swift digest.
+    @Test func longInputsGoThroughLibcryptoWithTheSameResult() throws {
+        var rng = SystemRandomNumberGenerator()
+        for length in [SHA256.libcryptoThreshold - 1, SHA256.libcryptoThreshold, SHA256.libcryptoThreshold + 1, 300_000] {
+            let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let software = SoftwareDigest.sha256(data)
+            #expect(SHA256.digest(data) == software, "length \(length)")
+            #expect(try SHA256.libcrypto(data) == software, "length \(length)")
+        }
+    }
+
     @Test func hexEncoding() {
         #expect(Hex.encode([0x00, 0x0f, 0xa0, 0xff]) == "000fa0ff")
     }

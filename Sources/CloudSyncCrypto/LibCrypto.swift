@@ -1,0 +1,129 @@
+import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// OpenSSL's libcrypto, loaded with `dlopen` on first use instead of at process start.
+///
+/// Linked normally, libcrypto costs every cloudsync process about 1 ms before `main` (its
+/// relocations and constructors), although most commands never encrypt anything. Here the
+/// library is opened, and every function cloudsync calls is looked up, once, the first time
+/// `LibCrypto.shared()` is asked for it (thread-safe: a Swift global's initialiser runs once).
+/// The `COpenSSL` module supplies only types and constants; nothing references a libcrypto
+/// symbol directly, so the executable does not depend on the library.
+public struct LibCrypto: @unchecked Sendable {
+    /// The file name loaded (OpenSSL 3's soname).
+    public static let soname = "libcrypto.so.3"
+
+    typealias CipherContextNew = @convention(c) () -> OpaquePointer?
+    typealias CipherContextFree = @convention(c) (OpaquePointer?) -> Void
+    typealias CipherFetch = @convention(c) () -> OpaquePointer?
+    typealias CipherInit = @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?,
+                                           UnsafePointer<UInt8>?, UnsafePointer<UInt8>?) -> Int32
+    typealias CipherControl = @convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+    typealias CipherUpdate = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?,
+                                             UnsafePointer<UInt8>?, Int32) -> Int32
+    typealias CipherFinal = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias DigestFetch = @convention(c) () -> OpaquePointer?
+    typealias Digest = @convention(c) (UnsafeRawPointer?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?,
+                                       OpaquePointer?, OpaquePointer?) -> Int32
+    typealias QuickMAC = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                                         UnsafePointer<OSSL_PARAM>?, UnsafeRawPointer?, Int, UnsafePointer<UInt8>?, Int,
+                                         UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
+    typealias PBEScrypt = @convention(c) (UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?, Int, UInt64, UInt64, UInt64,
+                                          UInt64, UnsafeMutablePointer<UInt8>?, Int) -> Int32
+
+    /// `EVP_CIPHER_CTX_new`.
+    let cipherContextNew: CipherContextNew
+    /// `EVP_CIPHER_CTX_free`.
+    let cipherContextFree: CipherContextFree
+    /// `EVP_CIPHER_CTX_ctrl`.
+    let cipherControl: CipherControl
+    /// `EVP_aes_256_gcm`.
+    let aes256GCM: CipherFetch
+    /// `EVP_EncryptInit_ex`, `EVP_EncryptUpdate`, `EVP_EncryptFinal_ex`.
+    let encryptInit: CipherInit
+    let encryptUpdate: CipherUpdate
+    let encryptFinal: CipherFinal
+    /// `EVP_DecryptInit_ex`, `EVP_DecryptUpdate`, `EVP_DecryptFinal_ex`.
+    let decryptInit: CipherInit
+    let decryptUpdate: CipherUpdate
+    let decryptFinal: CipherFinal
+    /// `EVP_sha256`.
+    let sha256: DigestFetch
+    /// `EVP_Digest`.
+    let digest: Digest
+    /// `EVP_Q_mac`.
+    let quickMAC: QuickMAC
+    /// `EVP_PBE_scrypt`.
+    let pbeScrypt: PBEScrypt
+
+    /// The library, loaded and resolved on the first call; the same error on every call when it
+    /// cannot be loaded.
+    public static func shared() throws(CryptoError) -> LibCrypto {
+        try loaded.get()
+    }
+
+    /// True when libcrypto has been loaded in this process (for tests of the lazy loading).
+    public static var isLoaded: Bool {
+        guard let handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD) else { return false }
+        dlclose(handle)
+        return true
+    }
+
+    /// The one load of the process (a global's initialiser: run once, thread-safe).
+    private static let loaded: Result<LibCrypto, CryptoError> = Result { () throws(CryptoError) in try LibCrypto() }
+
+    private init() throws(CryptoError) {
+        guard let handle = dlopen(LibCrypto.soname, RTLD_NOW | RTLD_LOCAL) else {
+            throw .unavailable(LibCrypto.soname, LibCrypto.lastError())
+        }
+        var missing: [String] = []
+        func resolve<T>(_ name: String, as type: T.Type) -> T? {
+            guard let address = dlsym(handle, name) else {
+                missing.append(name)
+                return nil
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        let cipherContextNew = resolve("EVP_CIPHER_CTX_new", as: CipherContextNew.self)
+        let cipherContextFree = resolve("EVP_CIPHER_CTX_free", as: CipherContextFree.self)
+        let cipherControl = resolve("EVP_CIPHER_CTX_ctrl", as: CipherControl.self)
+        let aes256GCM = resolve("EVP_aes_256_gcm", as: CipherFetch.self)
+        let encryptInit = resolve("EVP_EncryptInit_ex", as: CipherInit.self)
+        let encryptUpdate = resolve("EVP_EncryptUpdate", as: CipherUpdate.self)
+        let encryptFinal = resolve("EVP_EncryptFinal_ex", as: CipherFinal.self)
+        let decryptInit = resolve("EVP_DecryptInit_ex", as: CipherInit.self)
+        let decryptUpdate = resolve("EVP_DecryptUpdate", as: CipherUpdate.self)
+        let decryptFinal = resolve("EVP_DecryptFinal_ex", as: CipherFinal.self)
+        let sha256 = resolve("EVP_sha256", as: DigestFetch.self)
+        let digest = resolve("EVP_Digest", as: Digest.self)
+        let quickMAC = resolve("EVP_Q_mac", as: QuickMAC.self)
+        let pbeScrypt = resolve("EVP_PBE_scrypt", as: PBEScrypt.self)
+        guard let cipherContextNew, let cipherContextFree, let cipherControl, let aes256GCM, let encryptInit, let encryptUpdate,
+              let encryptFinal, let decryptInit, let decryptUpdate, let decryptFinal, let sha256, let digest, let quickMAC,
+              let pbeScrypt else {
+            dlclose(handle)
+            throw .unavailable(LibCrypto.soname, "missing \(missing.joined(separator: ", "))")
+        }
+        self.cipherContextNew = cipherContextNew
+        self.cipherContextFree = cipherContextFree
+        self.cipherControl = cipherControl
+        self.aes256GCM = aes256GCM
+        self.encryptInit = encryptInit
+        self.encryptUpdate = encryptUpdate
+        self.encryptFinal = encryptFinal
+        self.decryptInit = decryptInit
+        self.decryptUpdate = decryptUpdate
+        self.decryptFinal = decryptFinal
+        self.sha256 = sha256
+        self.digest = digest
+        self.quickMAC = quickMAC
+        self.pbeScrypt = pbeScrypt
+    }
+
+    /// `dlerror()`'s message, or a generic one.
+    static func lastError() -> String {
+        dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+    }
+}
