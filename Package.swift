@@ -25,8 +25,8 @@ let package = Package(
 
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
 
-        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
-                       providers: [.apt(["libqrencode-dev"])]),
+        // Headers only, like CReadline: loaded with dlopen by the commands that draw QR codes.
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
 
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto"], swiftSettings: strict),
         .testTarget(name: "CloudSyncOTPTests", dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "OTPCommandTests", dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "TestSupport", "cloudsync"],
+        .testTarget(name: "OTPCommandTests",
+                    dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "OTPCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests", dependencies: ["CloudSyncCloud", "TestSupport"],
                     swiftSettings: strict),
@@ -102,7 +103,7 @@ let package = Package(
         .testTarget(name: "StoreCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
-        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "TestSupport", "cloudsync"],
+        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 
         // `swift package --allow-writing-to-package-directory generate-docs`: regenerates man/ and

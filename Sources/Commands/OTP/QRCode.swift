@@ -11,12 +11,18 @@ struct QRMatrix: Equatable {
         return modules[y * size + x]
     }
 
-    /// Encodes text (8-bit mode, error correction M) with libqrencode.
+    /// Encodes text (8-bit mode, error correction M) with libqrencode (loaded on first use).
     static func encode(_ text: String) throws -> QRMatrix {
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+        let library: QREncodeLibrary
+        do {
+            library = try QREncodeLibrary.shared()
+        } catch {
+            throw error.cliError
+        }
+        guard let code = library.encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
             throw CLIError.failed("cannot draw a QR code for \(text.utf8.count) bytes (libqrencode refused)")
         }
-        defer { QRcode_free(code) }
+        defer { library.free(code) }
         let width = Int(code.pointee.width)
         let data = UnsafeBufferPointer(start: code.pointee.data, count: width * width)
         return QRMatrix(size: width, modules: data.map { $0 & 1 == 1 })

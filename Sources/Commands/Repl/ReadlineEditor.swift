@@ -1,5 +1,4 @@
 import CloudSyncCLI
-import CReadline
 import Glibc
 
 /// The REPL's line editor on GNU readline, through its callback interface: the editor polls
@@ -10,6 +9,7 @@ import Glibc
 /// Only one editor may exist at a time (readline is global); create it on the thread that
 /// runs the REPL and `close()` it at the end.
 final class ReadlineEditor: LineEditor {
+    private let readline: Readline
     private let signalPipeRead: Int32
     private let signalPipeWrite: Int32
     private var savedInterrupt = sigaction()
@@ -22,13 +22,15 @@ final class ReadlineEditor: LineEditor {
         set { ReadlineGlobals.completer = newValue }
     }
 
-    /// Sets readline up for cloudsync (see `cloudsync_rl_configure` in the CReadline shim),
-    /// bounds its history and installs the signal handlers.
-    init() {
+    /// Sets readline up for cloudsync (see `Readline.configure`), bounds its history and
+    /// installs the signal handlers.
+    init(readline: Readline) {
+        self.readline = readline
+        ReadlineGlobals.readline = readline
         setlocale(LC_CTYPE, "")
-        cloudsync_rl_configure(readlineCompletion)
-        using_history()
-        stifle_history(Int32(ReplHistory.maximumEntries))
+        readline.configure(completion: readlineCompletion)
+        readline.usingHistory()
+        readline.stifleHistory(Int32(ReplHistory.maximumEntries))
 
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
@@ -72,7 +74,7 @@ final class ReadlineEditor: LineEditor {
     }
 
     func addHistory(_ line: String) {
-        add_history(line)
+        readline.addHistory(line)
     }
 
     func readLine(prompt: String) -> LineInput {
@@ -80,26 +82,26 @@ final class ReadlineEditor: LineEditor {
         // while it ran is.
         let pending = takeSignals()
         ReadlineGlobals.accepted = nil
-        if pending.contains(SIGWINCH) { rl_resize_terminal() }
-        rl_callback_handler_install(prompt, readlineLineHandler)
+        if pending.contains(SIGWINCH) { readline.resizeTerminal() }
+        readline.callbackHandlerInstall(prompt, readlineLineHandler)
         while true {
             var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signalPipeRead, events: Int16(POLLIN), revents: 0)]
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue }
-                rl_callback_handler_remove()
+                readline.callbackHandlerRemove()
                 return .endOfInput
             }
             if fds[1].revents != 0 {
                 let signals = takeSignals()
-                if signals.contains(SIGWINCH) { rl_resize_terminal() }
+                if signals.contains(SIGWINCH) { readline.resizeTerminal() }
                 if signals.contains(SIGINT) {
                     abandonLine()
                     return .interrupted
                 }
             }
             if fds[0].revents != 0 {
-                rl_callback_read_char()
+                readline.callbackReadChar()
                 if let accepted = ReadlineGlobals.accepted { return accepted }
             }
         }
@@ -108,12 +110,12 @@ final class ReadlineEditor: LineEditor {
     /// Ctrl-C: forget the line and any search or completion in progress, and leave the
     /// cursor on a fresh line (readline's handler is removed; the next prompt reinstalls it).
     private func abandonLine() {
-        rl_free_line_state()
-        rl_callback_sigcleanup()
-        rl_replace_line("", 0)
-        rl_echo_signal_char(SIGINT)
-        rl_crlf()
-        rl_callback_handler_remove()
+        readline.freeLineState()
+        readline.callbackSigcleanup()
+        readline.replaceLine("", 0)
+        readline.echoSignalChar(SIGINT)
+        _ = readline.crlf()
+        readline.callbackHandlerRemove()
     }
 
     /// The signals reported since the last call.

@@ -1,5 +1,4 @@
 import CloudSyncCLI
-import CReadline
 import Glibc
 
 /// The state GNU readline's C callbacks and the REPL's signal handlers reach, in one place.
@@ -11,6 +10,8 @@ import Glibc
 /// `signalPipeWrite` (set before the handler is installed) and calls `write(2)`, which is
 /// async-signal-safe. Hence `nonisolated(unsafe)`, and nothing else should touch these.
 enum ReadlineGlobals {
+    /// The loaded library, for the callbacks (set by `ReadlineEditor` before readline runs).
+    nonisolated(unsafe) static var readline: Readline?
     /// Asked by the completion callback for the text left of the cursor.
     nonisolated(unsafe) static var completer: ((String) -> CompletionResult)?
     /// The candidates of the completion in progress, handed out by the generator.
@@ -25,38 +26,39 @@ enum ReadlineGlobals {
 
 /// readline's line callback (`rl_vcpfunc_t`): stores the line and removes the handler, which
 /// restores the terminal before the command runs.
-let readlineLineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+let readlineLineHandler: Readline.LineHandler = { line in
     if let line {
         ReadlineGlobals.accepted = .line(String(cString: line))
         free(line)
     } else {
         ReadlineGlobals.accepted = .endOfInput
     }
-    rl_callback_handler_remove()
+    ReadlineGlobals.readline?.callbackHandlerRemove()
 }
 
 /// readline's completion callback (`rl_completion_func_t`): asks the REPL's completer.
-let readlineCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, _, _ in
-    cloudsync_rl_set_attempted_completion_over(1)
-    guard let completer = ReadlineGlobals.completer, let buffer = cloudsync_rl_line_buffer() else { return nil }
+let readlineCompletion: Readline.CompletionFunction = { text, _, _ in
+    guard let readline = ReadlineGlobals.readline else { return nil }
+    readline.attemptedCompletionOver.pointee = 1
+    guard let completer = ReadlineGlobals.completer, let buffer = readline.lineBuffer.pointee else { return nil }
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
-                                    count: Int(max(0, cloudsync_rl_point())))
+                                    count: Int(max(0, readline.point.pointee)))
     let before = String(decoding: bytes, as: UTF8.self)
     switch completer(before) {
     case .files:
-        cloudsync_rl_set_attempted_completion_over(0)
+        readline.attemptedCompletionOver.pointee = 0
         return nil
     case .candidates(let candidates):
         guard !candidates.isEmpty else { return nil }
         ReadlineGlobals.matches = candidates.map(\.value)
         ReadlineGlobals.nextMatch = 0
-        return rl_completion_matches(text, readlineCompletionGenerator)
+        return readline.completionMatches(text, readlineCompletionGenerator)
     }
 }
 
 /// readline's candidate generator (`rl_compentry_func_t`): one `malloc`ed candidate per call,
 /// nil at the end; readline frees them.
-let readlineCompletionGenerator: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in
+let readlineCompletionGenerator: Readline.CompletionGenerator = { _, state in
     if state == 0 { ReadlineGlobals.nextMatch = 0 }
     guard ReadlineGlobals.nextMatch < ReadlineGlobals.matches.count else { return nil }
     defer { ReadlineGlobals.nextMatch += 1 }

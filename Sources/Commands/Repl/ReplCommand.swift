@@ -82,7 +82,13 @@ public enum ReplCommand {
             history: ReplHistory(path: ReplHistory.location(environment: context.environment, settings: context.settings),
                                  warning: output.warning),
             output: output, liveValues: liveValues, color: context.settings.color)
-        let editor = ReadlineEditor()
+        let readline: Readline
+        do {
+            readline = try Readline.shared()
+        } catch {
+            throw error.cliError
+        }
+        let editor = ReadlineEditor(readline: readline)
         defer { editor.close() }
         let banner = context.settings.quiet
             ? nil : "\(Dispatcher.programName) \(dispatcher.version): 'help' lists the commands, Tab completes, Ctrl-D quits."
