@@ -75,12 +75,17 @@ public struct OTPLabelIndex: Sendable, Equatable {
             var index = OTPLabelIndex()
             var start = 0
             var headerRead = false
+            // Set when the current field has a backslash (an escape), found in the same scan.
+            var escaped = false
             for position in 0...bytes.count {
                 let byte: UInt8 = position < bytes.count ? bytes[position] : 10
-                guard byte == 9 || byte == 10 else { continue }
-                let field = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                fields.append(field.contains(92) ? unescape(String(decoding: field, as: UTF8.self)[...])
-                                                 : String(decoding: field, as: UTF8.self))
+                guard byte == 9 || byte == 10 else {
+                    if byte == 92 { escaped = true }
+                    continue
+                }
+                let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                fields.append(escaped ? unescape(field[...]) : field)
+                escaped = false
                 start = position + 1
                 guard byte == 10 else { continue }
                 defer { fields.removeAll(keepingCapacity: true) }
