@@ -291,9 +291,12 @@ extension SQLiteCloud {
     /// Checks field types against the container's schema and records new fields
     /// (development environment: the schema grows on save).
     func checkSchema(container: String, recordType: String, fields: [String: FieldValue]) throws {
-        let key = container + "\u{1}" + recordType
-        if schemaCache[key] == nil {
-            var known: [String: FieldTypeName] = [:]
+        let key = SchemaKey(container: container, recordType: recordType)
+        var known: [String: FieldTypeName]
+        if let cached = schemaCache[key] {
+            known = cached
+        } else {
+            known = [:]
             for (field, type) in try connection.query(
                 "SELECT field, type FROM schema_fields WHERE container=? AND record_type=?", [container, recordType],
                 { ($0.string(0), $0.string(1)) }) {
@@ -301,19 +304,22 @@ extension SQLiteCloud {
             }
             schemaCache[key] = known
         }
+        var added = false
         for (field, value) in fields {
             let type = value.typeName
-            if let known = schemaCache[key]?[field] {
-                guard known == type else {
+            if let existing = known[field] {
+                guard existing == type else {
                     throw CloudError(.invalidArguments,
-                                     "field '\(field)' of \(recordType) is \(known) in the schema; got \(type)")
+                                     "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
                 }
             } else {
                 try connection.run("INSERT INTO schema_fields(container, record_type, field, type) VALUES (?, ?, ?, ?)",
                                    container, recordType, field, type.description)
-                schemaCache[key, default: [:]][field] = type
+                known[field] = type
+                added = true
             }
         }
+        if added { schemaCache[key] = known }
     }
 
     // MARK: Fetch

@@ -17,8 +17,8 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
     /// The random identity of this cloud file, carried in every token.
     let epoch: UInt64
     let clock: CloudClock
-    /// Field types per "container\u{1}recordType", as committed.
-    var schemaCache: [String: [String: FieldTypeName]] = [:]
+    /// Field types per container and record type, as committed.
+    var schemaCache: [SchemaKey: [String: FieldTypeName]] = [:]
     public let path: String
 
     /// Opens (creating if needed) the cloud file at `path`.

@@ -135,6 +135,7 @@ public final class Synchronizer {
         // The batch's items by record, for matching the cloud's answers (a linear search each
         // was 400 x 400 string comparisons per batch).
         var itemIndex: [LocalRecordKey: Int] = [:]
+        itemIndex.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             itemIndex[LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)] = index
         }
