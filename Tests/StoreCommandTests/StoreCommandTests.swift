@@ -148,31 +148,47 @@ struct StoreCommandTests {
     }
 
     /// kill -9 of `store sync` at random moments, then sync again: every device converges, no
-    /// record is lost or duplicated, no token is ever ahead of applied data.
+    /// record is lost or duplicated, no token is ever ahead of applied data, every value is one
+    /// that was written, and an edit that did not end as the record's value was overridden in a
+    /// logged conflict (never silently). Which of two conflicting edits wins is the merge
+    /// policy's (`fields`: the cloud's modification time, i.e. when an edit was *pushed*, against
+    /// the local edit time), so the last write in wall-clock order need not be the winner when
+    /// an older edit is pushed late.
     @Test func crashSafetyUnderKillNine() throws {
         turnSyncOn()
         let trials = Int(ProcessInfoLite.environment("CLOUDSYNC_CRASH_TRIALS") ?? "") ?? 30
         var rng = SystemRandomNumberGenerator()
         var expected: [String: Int64] = [:]
+        var written: [String: Set<Int64>] = [:]
         var killedMidRun = 0
+        var window = 0.06
         for trial in 0..<trials {
             let writer = trial % 2 == 0 ? "laptop" : "phone"
             // A burst of offline work on one device: new records and edits of old ones.
             let script = (0..<40).map { i -> String in
                 let name = "r\((trial * 17 + i * 7) % 120)"
                 expected[name] = Int64(trial * 1000 + i)
+                written[name, default: []].insert(Int64(trial * 1000 + i))
                 return "store put Note \(name) --field v:INT64=\(trial * 1000 + i)"
             }
             for line in script {
                 let words = line.split(separator: " ").map(String.init)
                 #expect(cli.run(words, device: writer).status == 0)
             }
-            // Sync both devices with small batches, killing each at a random moment.
+            // Sync both devices with small batches, killing each at a random moment of its run.
+            // The window adapts to how long a sync takes on this machine: it shrinks after a
+            // sync that finished before the kill and grows after one that was killed, so the
+            // kills keep landing inside runs however fast the build or the machine is.
             for device in [writer, writer == "laptop" ? "phone" : "laptop"] {
                 let running = cli.start(["store", "sync", "--batch-size", "5"], device: device)
-                sleepSeconds(Double.random(in: 0...0.06, using: &rng))
+                sleepSeconds(Double.random(in: 0...window, using: &rng))
                 running.kill()
-                if running.wait() == 128 + SIGKILL { killedMidRun += 1 }
+                if running.wait() == 128 + SIGKILL {
+                    killedMidRun += 1
+                    window = min(window * 1.1, 0.2)
+                } else {
+                    window *= 0.7
+                }
             }
         }
         #expect(killedMidRun >= trials / 2, "only \(killedMidRun) of \(trials * 2) syncs were killed before finishing")
@@ -186,8 +202,22 @@ struct StoreCommandTests {
         let laptop = try records("laptop"), phone = try records("phone")
         #expect(laptop == phone)
         #expect(laptop.count == expected.count, "no record lost or duplicated")
-        for (name, value) in expected {
-            #expect(laptop[name]?["v"]?["value"] == .int(value), "\(name) has its last write")
+        var conflicted = Set<String>()
+        for device in ["laptop", "phone"] {
+            let log = try cli.run(["store", "conflicts", "--limit", "100000", "--json"], device: device).json()
+            for entry in log["conflicts"]?.arrayValue ?? [] {
+                if let name = entry["recordName"]?.stringValue { conflicted.insert(name) }
+            }
+        }
+        for (name, last) in expected {
+            guard case .int(let value)? = laptop[name]?["v"]?["value"] else {
+                Issue.record("\(name) has no value")
+                continue
+            }
+            #expect(written[name]?.contains(value) == true, "\(name) holds a value that was written to it")
+            if value != last {
+                #expect(conflicted.contains(name), "\(name): the last write \(last) lost to \(value) without a logged conflict")
+            }
         }
         // The caches agree with the cloud: a token ahead of data would leave a record missing.
         let cloudSide = try cli.run(["fetch-changes", "--reset", "--json"], device: "auditor").ndjson()
