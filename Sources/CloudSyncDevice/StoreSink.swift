@@ -35,14 +35,19 @@ final class StoreSink: LocalSink {
                 }
                 continue
             }
-            let resolved = try AssetCoding.resolve(record, known: [:], cloud: s.cloud, request: s.request)
+            let (incoming, edited) = EditTime.split(record)
+            let resolved = try AssetCoding.resolve(incoming, known: [:], cloud: s.cloud, request: s.request)
             let fields = try s.adapter.incomingFields(resolved)
             let local = LocalRecord(zoneName: zone, recordName: name, recordType: record.recordType, fields: fields,
-                                    modified: record.system?.modified.timestamp ?? now)
+                                    modified: edited ?? now)
             // A record new to this device (every record of a first pull) is inserted in one
             // statement; an existing one is read, and rewritten only if it differs.
             // Fields the adapter and assets left as they are can reuse the cache's JSON.
-            let json = fields == record.fields ? page.encodedFields?[index] : nil
+            var json: String?
+            if fields == incoming.fields, let encoded = page.encodedFields?[index] {
+                json = incoming.fields.count == record.fields.count ? encoded
+                    : edited.flatMap { EditTime.removing($0, fromJSON: encoded) }
+            }
             var kind = ChangeKind.insert
             if try !store.insertLocalIfAbsent(local, container: container, fieldsJSON: json) {
                 let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)

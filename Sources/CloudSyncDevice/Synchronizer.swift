@@ -127,8 +127,9 @@ public final class Synchronizer {
             if let local = p.local, adapter.handles(recordType: local.recordType) {
                 let fields = try AssetCoding.assetize(adapter.outgoingFields(local), recordType: local.recordType,
                                                       adapter: adapter, collect: &blobs)
-                item.record = Record(recordID: recordID, recordType: local.recordType, fields: fields, system: p.cached?.system)
-                if fields == local.fields { item.fieldsJSON = p.localJSON }
+                item.record = Record(recordID: recordID, recordType: local.recordType,
+                                     fields: EditTime.adding(local.modified, to: fields), system: p.cached?.system)
+                if fields == local.fields { item.fieldsJSON = p.localJSON.map { EditTime.adding(local.modified, toJSON: $0) } }
             }
             items.append(item)
         }
@@ -280,28 +281,32 @@ public final class Synchronizer {
         var localBlobs: [String: [UInt8]] = [:]
         let localCloud = try local.map { try AssetCoding.assetizeForComparison($0.fields, recordType: $0.recordType,
                                                                                adapter: adapter, blobs: &localBlobs) }
-        let serverFields = try adapter.incomingFields(server)
-        let ancestorFields = try ancestor.map { try adapter.incomingFields($0) }
+        // The edit times decide "newer" (see EditTime); the field itself is not the model's.
+        let (serverRecord, serverEdited) = EditTime.split(server)
+        let serverFields = try adapter.incomingFields(serverRecord)
+        let ancestorFields = try ancestor.map { try adapter.incomingFields(EditTime.split($0).record) }
         let localSide = MergeSide(fields: localCloud, modified: local?.modified ?? now)
-        let serverSide = MergeSide(fields: serverFields, modified: server.system?.modified.timestamp ?? 0)
+        let serverSide = MergeSide(fields: serverFields, modified: serverEdited ?? 0)
         let outcome = adapter.resolveConflict(recordType: server.recordType, local: localSide, server: serverSide,
                                               ancestor: ancestorFields, policy: policy)
             ?? RecordMerger.merge(local: localSide, server: serverSide, ancestor: ancestorFields, policy: policy)
         try store.upsertCache(server, scope)
         let zone = server.recordID.zoneID.zoneName
         let name = server.recordID.recordName
+        let settled = outcome.fields == serverFields
         if let merged = outcome.fields {
-            var mergedRecord = server
+            var mergedRecord = serverRecord
             mergedRecord.fields = merged
             let localFields = try AssetCoding.resolve(mergedRecord, known: localBlobs, cloud: cloud, request: request).fields
+            // The result is as new as the newest edit it keeps.
+            let edited = settled ? serverSide.modified : max(localSide.modified, serverSide.modified)
             let record = LocalRecord(zoneName: zone, recordName: name, recordType: local?.recordType ?? server.recordType,
-                                     fields: localFields, modified: now)
+                                     fields: localFields, modified: edited)
             try store.writeLocalFromSync(record, container: container, device: request.deviceID, existed: local != nil, now: now)
         } else {
             try store.deleteLocalFromSync(container: container, zone: zone, name: name, type: server.recordType,
                                           device: request.deviceID, now: now)
         }
-        let settled = outcome.fields == serverFields
         if settled { try store.clearPending(container: container, zone: zone, name: name, ifTxn: nil) }
         let localChanged = localCloud != ancestorFields
         let serverChanged = serverFields != (ancestorFields ?? [:])
@@ -323,7 +328,8 @@ public final class Synchronizer {
                                now: Int64) throws -> SyncConflict {
         let recordID = RecordID(recordName: local.recordName, zoneID: request.zoneID(local.zoneName))
         let outcome = RecordMerger.merge(local: MergeSide(fields: local.fields, modified: local.modified),
-                                         server: MergeSide(fields: nil, modified: 0), ancestor: ancestor?.fields, policy: policy)
+                                         server: MergeSide(fields: nil, modified: 0),
+                                         ancestor: ancestor.map { EditTime.split($0).record.fields }, policy: policy)
         try store.deleteCache(recordID, scope)
         if outcome.fields == nil {
             try store.deleteLocalFromSync(container: container, zone: local.zoneName, name: local.recordName,
