@@ -106,22 +106,7 @@ public struct DocsGenerator: Sendable {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: SystemInfo.errorDescription(errno)) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failure = errno == 0 ? EIO : errno
-                    return
-                }
-            }
-        }
+        let failure = FileSystem.writeAll(fd, Array(text.utf8))
         close(fd)
         guard failure == 0, rename(temporary, path) == 0 else {
             let reason = SystemInfo.errorDescription(failure != 0 ? failure : errno)

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The few file-system reads the CLI needs, on raw system calls.
+/// The few file-system reads and writes the CLI needs, on raw system calls.
 enum FileSystem {
     /// The result of reading a whole file.
     enum ReadResult {
@@ -30,6 +30,26 @@ enum FileSystem {
             } else if errno != EINTR {
                 return .failed(SystemInfo.errorDescription(errno))
             }
+        }
+    }
+
+    /// Writes every byte of `bytes` to `fd`, retrying on EINTR and short writes. Returns 0, or
+    /// the errno that stopped it (EIO when the system gave none).
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return errno == 0 ? EIO : errno
+                }
+            }
+            return 0
         }
     }
 

@@ -150,7 +150,7 @@ public final class Output: @unchecked Sendable {
     public func writeError(_ text: String) {
         lock.withLock {
             flushLocked()
-            Output.writeAll(standardError, Array(text.utf8))
+            FileSystem.writeAll(standardError, Array(text.utf8))
         }
     }
 
@@ -160,24 +160,7 @@ public final class Output: @unchecked Sendable {
 
     private func flushLocked() {
         guard !buffer.isEmpty else { return }
-        Output.writeAll(standardOutput, buffer)
+        FileSystem.writeAll(standardOutput, buffer)
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes every byte, retrying on EINTR and short writes; gives up on other errors.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
     }
 }

@@ -94,7 +94,7 @@ public final class ReplHistory {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         fchmod(fd, 0o600)
-        let complete = Self.writeAll(fd, text)
+        let complete = FileSystem.writeAll(fd, text) == 0
         Glibc.close(fd)
         if complete && rename(temporary, path) == 0 {
             linesOnDisk = lines.count
@@ -120,8 +120,9 @@ public final class ReplHistory {
         defer { Glibc.close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0 && info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
-        guard Self.writeAll(fd, Array((line + "\n").utf8)) else {
-            disable("cannot write history file \(path): \(SystemInfo.errorDescription(errno))")
+        let failure = FileSystem.writeAll(fd, Array((line + "\n").utf8))
+        guard failure == 0 else {
+            disable("cannot write history file \(path): \(SystemInfo.errorDescription(failure))")
             return
         }
         linesOnDisk += 1
@@ -130,22 +131,5 @@ public final class ReplHistory {
     private func disable(_ message: String) {
         warning(message + "; history is off for this session")
         path = nil
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return false
-                }
-            }
-            return true
-        }
     }
 }

@@ -36,41 +36,22 @@ public enum AegisVault {
             do {
                 contents.tokens.append(try token(entry))
             } catch {
-                let label = [entry["issuer"]?.stringValue, entry["name"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
-                    .joined(separator: ":")
-                contents.problems.append(ImportProblem(entry: "entry \(index + 1)" + (label.isEmpty ? "" : " (\(label))"),
-                                                       reason: error.description))
+                let place = BackupEntry.place("entry", index, issuer: entry["issuer"]?.stringValue ?? "",
+                                              account: entry["name"]?.stringValue ?? "")
+                contents.problems.append(ImportProblem(entry: place, reason: error.description))
             }
         }
         return contents
     }
 
     static func token(_ entry: JSONValue) throws(OTPError) -> OTPToken {
-        let type = entry["type"]?.stringValue ?? ""
-        let kind: OTPKind
-        switch type.lowercased() {
-        case "totp": kind = .totp
-        case "hotp": kind = .hotp
-        case "steam": kind = .steam
-        default: throw .invalidParameter("type '\(type)' is not supported (totp, hotp and steam are)")
-        }
-        guard let info = entry["info"], let secretText = info["secret"]?.stringValue else {
-            throw .invalidParameter("the entry has no secret")
-        }
-        let secret = try Base32.decode(secretText)
-        let algorithm = kind == .steam ? .sha1 : try HashFunction(otpName: info["algo"]?.stringValue ?? "SHA1")
-        let digits = Int(info["digits"]?.int64Value ?? (kind == .steam ? 5 : 6))
-        let period = Int(info["period"]?.int64Value ?? Int64(OTPToken.defaultPeriod))
-        var counter: UInt64 = 0
-        if kind == .hotp {
-            guard let n = info["counter"]?.int64Value, n >= 0 else { throw .invalidParameter("an HOTP entry needs a counter") }
-            counter = UInt64(n)
-        }
-        let token = OTPToken(name: entry["cloudsync_name"]?.stringValue ?? "", issuer: entry["issuer"]?.stringValue ?? "",
-                             account: entry["name"]?.stringValue ?? "", secret: secret, kind: kind, algorithm: algorithm,
-                             digits: digits, period: period, counter: counter, note: entry["note"]?.stringValue ?? "")
-        try token.validate()
-        return token
+        let info = entry["info"]
+        let fields = BackupEntry(type: entry["type"]?.stringValue ?? "", secret: info?["secret"]?.stringValue,
+                                 algorithm: info?["algo"]?.stringValue, digits: info?["digits"]?.int64Value,
+                                 period: info?["period"]?.int64Value, counter: info?["counter"]?.int64Value)
+        return try fields.token(issuer: entry["issuer"]?.stringValue ?? "", account: entry["name"]?.stringValue ?? "",
+                                name: entry["cloudsync_name"]?.stringValue ?? "", note: entry["note"]?.stringValue ?? "",
+                                noun: "entry", supported: "totp, hotp and steam")
     }
 
     /// The largest scrypt cost accepted from a file (a hostile file must not eat the memory).

@@ -22,32 +22,15 @@ public enum AndOTPBackup {
                 issuer = String(account[..<colon]).trimmingWhitespace()
                 account = String(account[account.index(after: colon)...]).trimmingWhitespace()
             }
-            let place = "entry \(index + 1)" + (issuer.isEmpty && account.isEmpty ? "" : " (\([issuer, account].filter { !$0.isEmpty }.joined(separator: ":")))")
-            do {
-                let type = item["type"]?.stringValue ?? ""
-                let kind: OTPKind
-                switch type.uppercased() {
-                case "TOTP": kind = .totp
-                case "HOTP": kind = .hotp
-                case "STEAM": kind = .steam
-                default: throw OTPError.invalidParameter("type '\(type)' is not supported (TOTP, HOTP and STEAM are)")
-                }
-                let secret = try Base32.decode(item["secret"]?.stringValue ?? "")
-                let algorithm = kind == .steam ? .sha1 : try HashFunction(otpName: item["algorithm"]?.stringValue ?? "SHA1")
-                var counter: UInt64 = 0
-                if kind == .hotp {
-                    guard let n = item["counter"]?.int64Value, n >= 0 else { throw OTPError.invalidParameter("an HOTP entry needs a counter") }
-                    counter = UInt64(n)
-                }
-                let token = OTPToken(issuer: issuer, account: account, secret: secret, kind: kind, algorithm: algorithm,
-                                     digits: Int(item["digits"]?.int64Value ?? (kind == .steam ? 5 : 6)),
-                                     period: Int(item["period"]?.int64Value ?? Int64(OTPToken.defaultPeriod)), counter: counter)
-                try token.validate()
+            let place = BackupEntry.place("entry", index, issuer: issuer, account: account)
+            do throws(OTPError) {
+                let entry = BackupEntry(type: item["type"]?.stringValue ?? "", secret: item["secret"]?.stringValue ?? "",
+                                        algorithm: item["algorithm"]?.stringValue, digits: item["digits"]?.int64Value,
+                                        period: item["period"]?.int64Value, counter: item["counter"]?.int64Value)
+                let token = try entry.token(issuer: issuer, account: account, noun: "entry")
                 contents.tokens.append(token)
-            } catch let error as OTPError {
-                contents.problems.append(ImportProblem(entry: place, reason: error.description))
             } catch {
-                contents.problems.append(ImportProblem(entry: place, reason: "\(error)"))
+                contents.problems.append(ImportProblem(entry: place, reason: error.description))
             }
         }
         return contents
