@@ -15,10 +15,15 @@ public final class DeviceStore {
     public let path: String
 
     /// Opens (creating if needed, mode 0600) the device file at `path`.
-    public init(path: String) throws(CloudError) {
+    /// - Parameters:
+    ///   - path: the device file, created when missing.
+    ///   - exclusiveWhenAlone: hold the file's lock while open when no other process has it open
+    ///     (see `Connection.Options.exclusiveWhenAlone`): for short read-mostly commands only.
+    public init(path: String, exclusiveWhenAlone: Bool = false) throws(CloudError) {
         self.path = path
         var options = Connection.Options()
         options.fileMode = 0o600
+        options.exclusiveWhenAlone = exclusiveWhenAlone
         do {
             connection = try Connection(path: path, options: options)
             try DeviceStore.prepare(connection, path: path)

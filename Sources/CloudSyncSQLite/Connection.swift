@@ -15,9 +15,21 @@ public final class Connection {
         public var busyTimeoutMilliseconds: Int32 = 10_000
         /// Use write-ahead logging so readers never block the writer.
         public var walMode = true
+        /// In WAL mode, keep the `-wal` and `-shm` files when the last connection closes (the
+        /// WAL emptied, to zero bytes): without it every short-lived process created both files
+        /// on open and unlinked them on close, two inode creations and deletions that cost a
+        /// one-shot command like `otp code` more than its reads.
+        public var persistentWAL = true
         /// `NORMAL` is durable across application crashes in WAL mode; `FULL` also across
         /// power loss.
         public var synchronous = "NORMAL"
+        /// In WAL mode, hold the file's lock for the connection's whole life when no other
+        /// connection has it open (`locking_mode=EXCLUSIVE`): the WAL index then lives in this
+        /// process's memory, which spares a one-shot command the `-shm` file's set-up (about
+        /// twenty system calls and a file extension). With another connection open it falls back
+        /// to normal locking at once. For short-lived processes only: while it is open, any other
+        /// connection waits for it.
+        public var exclusiveWhenAlone = false
         /// File mode for a newly created file (0600 for files holding secrets).
         public var fileMode: mode_t? = nil
 
@@ -36,6 +48,9 @@ public final class Connection {
     /// most of its time in those writes. Bounded, so a savepoint over a huge change still
     /// spills to disk instead of holding every page in memory.
     public static let journalSpillBytes: Int32 = 8 << 20
+
+    /// The size a persistent WAL is trimmed back to after a checkpoint restarts it.
+    public static let walSizeLimitBytes = 16 << 20
 
     /// Applies process-wide SQLite settings once, before the first connection initializes the
     /// library (sqlite3_config refuses after that; then the default stays, which is only slower).
@@ -65,16 +80,52 @@ public final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
         do {
+            if getenv("CS_EXCL") != nil { try execute("PRAGMA locking_mode=EXCLUSIVE") }
             // Reading the schema is what detects a file that is not a database.
-            try execute("SELECT count(*) FROM sqlite_master")
+            if options.exclusiveWhenAlone && options.walMode && !options.readOnly {
+                try openExclusiveWhenAlone(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            } else {
+                try execute("SELECT count(*) FROM sqlite_master")
+            }
             if options.walMode && !options.readOnly {
                 try execute("PRAGMA journal_mode=WAL")
+                if options.persistentWAL {
+                    var persist: Int32 = 1
+                    sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+                    // Any limit ≥ 0 makes the last connection's close truncate the WAL to zero
+                    // bytes; while open, a restarted WAL is trimmed back to this size.
+                    try execute("PRAGMA journal_size_limit=\(Connection.walSizeLimitBytes)")
+                }
             }
             try execute("PRAGMA synchronous=\(options.synchronous)")
             try execute("PRAGMA foreign_keys=ON")
         } catch {
             sqlite3_close_v2(db)
             throw error
+        }
+    }
+
+    /// The first read under `locking_mode=EXCLUSIVE`, or under normal locking when another
+    /// connection holds the file (SQLite then answers SQLITE_BUSY at once, without waiting).
+    private func openExclusiveWhenAlone(busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+        try execute("PRAGMA locking_mode=EXCLUSIVE")
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        do {
+            try execute("SELECT count(*) FROM sqlite_master")
+        } catch where error.isBusy {
+            try execute("PRAGMA locking_mode=NORMAL")
+            sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+            try execute("SELECT count(*) FROM sqlite_master")
+        }
+    }
+
+    /// The connection's locking mode: `normal` or `exclusive`.
+    public var lockingMode: String {
+        get throws(SQLiteError) {
+            let statement = try prepare("PRAGMA locking_mode")
+            defer { statement.reset() }
+            return try statement.step() ? statement.string(0) : "normal"
         }
     }
 

@@ -106,6 +106,13 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// The raw bytes of a blob or text column of the current row, where SQLite holds them: valid
+    /// until the statement steps again or is reset.
+    public func rawBytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        let pointer = sqlite3_column_blob(handle, column)
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
     /// Calls `body` with the raw bytes of a blob or text column without copying.
     public func withBytes<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let pointer = sqlite3_column_blob(handle, column)

@@ -31,7 +31,7 @@ enum OTPCode {
             guard let n = Int(text), (0...100).contains(n) else { throw CLIError.usage("--next takes 0 to 100, got '\(text)'") }
             next = n
         }
-        let store = try OTPCommand.tokens(context)
+        let store = try OTPCommand.tokens(context, briefly: true)
         guard let query = arguments.argument("query") else {
             try all(context, store: store, at: try OTPCommand.time(arguments), next: next)
             return

@@ -31,7 +31,7 @@ enum OTPVerify {
             window = n
         }
         let code = rawCode.filter { !$0.isWhitespace }
-        let store = try OTPCommand.tokens(context)
+        let store = try OTPCommand.tokens(context, briefly: true)
         let stored = try OTPCommand.resolve(query, in: store)
         let token = stored.token
         let same: (String) -> Bool = { token.kind == .steam ? $0.uppercased() == code.uppercased() : $0 == code }

@@ -1,0 +1,66 @@
+import CloudSyncSQLite
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("Connection: persistent WAL and exclusive-when-alone locking")
+struct ConnectionLockingTests {
+    let dir = TemporaryDirectory("sqlite-locking")
+
+    func size(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    func count(_ connection: Connection) throws -> Int64? {
+        try connection.scalarInt("SELECT count(*) FROM t")
+    }
+
+    @Test func theWALStaysEmptyAndCheckpointedAfterTheLastClose() throws {
+        let path = dir.file("persist.sqlite")
+        do {
+            let db = try Connection(path: path)
+            try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
+            #expect((size(path + "-wal") ?? 0) > 0, "writes go to the WAL first")
+        }
+        #expect(size(path + "-wal") == 0, "kept, emptied to zero bytes")
+        #expect(size(path + "-shm") != nil, "kept for the next process")
+        // Everything is in the main file: without its WAL and index, it still has the rows.
+        #expect(unlink(path + "-wal") == 0 && unlink(path + "-shm") == 0)
+        #expect(try count(Connection(path: path)) == 3)
+    }
+
+    @Test func aLoneConnectionHoldsTheFileUntilItCloses() throws {
+        let path = dir.file("alone.sqlite")
+        do { try Connection(path: path).execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        var exclusive = Connection.Options()
+        exclusive.exclusiveWhenAlone = true
+        var impatient = Connection.Options()
+        impatient.busyTimeoutMilliseconds = 0
+        do {
+            let owner = try Connection(path: path, options: exclusive)
+            #expect(try owner.lockingMode == "exclusive")
+            try owner.execute("INSERT INTO t VALUES (2)")
+            #expect(throws: SQLiteError.self, "another connection cannot read meanwhile") {
+                let other = try Connection(path: path, options: impatient)
+                _ = try count(other)
+            }
+        }
+        let after = try Connection(path: path, options: impatient)
+        #expect(try count(after) == 2, "the write made under the exclusive lock is there for the next one")
+    }
+
+    @Test func withAnotherConnectionOpenItFallsBackToNormalLocking() throws {
+        let path = dir.file("shared.sqlite")
+        let first = try Connection(path: path)
+        try first.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        var exclusive = Connection.Options()
+        exclusive.exclusiveWhenAlone = true
+        let second = try Connection(path: path, options: exclusive)
+        #expect(try second.lockingMode == "normal")
+        try second.execute("INSERT INTO t VALUES (2)")
+        try first.execute("INSERT INTO t VALUES (3)")
+        #expect(try count(first) == 3)
+        #expect(try count(second) == 3)
+    }
+}

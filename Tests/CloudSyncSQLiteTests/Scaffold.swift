@@ -1,1 +1,0 @@
-// Module scaffold; replaced as the module fills in.
