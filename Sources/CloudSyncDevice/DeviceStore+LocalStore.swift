@@ -194,6 +194,26 @@ extension DeviceStore {
         }
     }
 
+    /// Calls `body` with the bytes of a sync-state value (nil when unset) where SQLite holds them,
+    /// without copying them into a String, and with the container's latest history transaction
+    /// (0 when none), read by the same statement: for a large value derived from the store and
+    /// read on every run (the OTP label index), which is current when no transaction is newer
+    /// than the one it reflects. The bytes are valid only inside `body`, which may query the store
+    /// but must not read sync state this way itself (that would reuse the statement).
+    public func withSyncStateBytes<R>(container: String, _ key: String,
+                                      _ body: (_ value: UnsafeRawBufferPointer?, _ latestTransaction: Int64) throws(CloudError) -> R)
+        throws(CloudError) -> R {
+        let statement = try guarded {
+            try connection.prepare("""
+                SELECT (SELECT value FROM sync_state WHERE container=?1 AND key=?2),
+                       (SELECT txn_id FROM history WHERE container=?1 ORDER BY txn_id DESC LIMIT 1)
+                """).bind([container, key])
+        }
+        defer { statement.reset() }
+        _ = try guarded { try statement.step() }
+        return try body(statement.isNull(0) ? nil : statement.rawBytes(0), statement.int64(1))
+    }
+
     /// Every sync-state value whose key starts with `prefix`.
     public func syncStates(container: String, prefix: String) throws(CloudError) -> [(String, String)] {
         try guarded {

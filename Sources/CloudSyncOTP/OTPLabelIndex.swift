@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CloudSyncCore
 import CloudSyncDevice
 
@@ -24,7 +27,10 @@ public struct OTPLabelIndex: Sendable, Equatable {
 
     /// The sync-state key it is kept under.
     static let key = "otp.label-index"
-    static let header = "otp-label-index 1"
+    static let header = "otp-label-index 2"
+    /// The name field of a token named `issuer:account` (most are): one byte 0x01, which
+    /// `escape` never leaves raw. It keeps the index about a third smaller.
+    static let pairName: UInt8 = 1
 
     /// The last history transaction reflected.
     public var lastTransaction: Int64
@@ -55,60 +61,159 @@ public struct OTPLabelIndex: Sendable, Equatable {
         }
     }
 
-    // MARK: Text form: a header line, then `record\tname\tissuer\taccount` lines.
+    // MARK: Text form: a header line, then `record\tname\tissuer\taccount` lines (escaped; a
+    // name that is `issuer:account` is the single byte 0x01).
 
     func serialized() -> String {
         var text = OTPLabelIndex.header + "\t" + String(lastTransaction) + "\n"
         for entry in sorted {
-            text += [entry.recordName, entry.labels.name, entry.labels.issuer, entry.labels.account].map(OTPLabelIndex.escape)
-                .joined(separator: "\t") + "\n"
+            let labels = entry.labels
+            let isPair = !labels.issuer.isEmpty && !labels.account.isEmpty && labels.name == labels.issuer + ":" + labels.account
+            let name = isPair ? String(UnicodeScalar(OTPLabelIndex.pairName)) : OTPLabelIndex.escape(labels.name)
+            text += [OTPLabelIndex.escape(entry.recordName), name, OTPLabelIndex.escape(labels.issuer),
+                     OTPLabelIndex.escape(labels.account)].joined(separator: "\t") + "\n"
         }
         return text
     }
 
-    /// Parses the text form, byte by byte (this runs on every `otp code`).
+    /// Parses the text form.
     static func parse(_ text: String) -> OTPLabelIndex? {
         var text = text
-        return text.withUTF8 { bytes -> OTPLabelIndex? in
-            var fields: [String] = []
-            fields.reserveCapacity(4)
-            var index = OTPLabelIndex()
-            var start = 0
-            var headerRead = false
-            // Set when the current field has a backslash (an escape), found in the same scan.
-            var escaped = false
-            for position in 0...bytes.count {
-                let byte: UInt8 = position < bytes.count ? bytes[position] : 10
-                guard byte == 9 || byte == 10 else {
-                    if byte == 92 { escaped = true }
-                    continue
-                }
-                let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                fields.append(escaped ? unescape(field[...]) : field)
-                escaped = false
-                start = position + 1
-                guard byte == 10 else { continue }
-                defer { fields.removeAll(keepingCapacity: true) }
-                if !headerRead {
-                    guard fields.count == 2, fields[0] == header, let last = Int64(fields[1]) else { return nil }
-                    index.lastTransaction = last
-                    headerRead = true
-                } else if fields.count == 4 {
-                    index.entries.append(Entry(recordName: fields[0],
-                                               labels: OTPQuery.Labels(name: fields[1], issuer: fields[2], account: fields[3])))
-                } else if !(fields.count == 1 && fields[0].isEmpty) {
-                    return nil
-                }
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses the text form's bytes.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> OTPLabelIndex? {
+        var index = OTPLabelIndex()
+        let complete = scan(bytes) { index.lastTransaction = $0 } entry: { index.entries.append($0.entry()) }
+        return complete ? index : nil
+    }
+
+    /// The last transaction the text form reflects, read from its header alone.
+    static func lastTransaction(ofSerialized bytes: UnsafeRawBufferPointer) -> Int64? {
+        var last: Int64?
+        _ = scan(bytes, headerOnly: true) { last = $0 } entry: { _ in }
+        return last
+    }
+
+    /// The same from the text form as a String.
+    static func lastTransaction(ofSerialized text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { lastTransaction(ofSerialized: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `match(_:inSerialized:)` on the text form as a String.
+    static func match(_ query: String, inSerialized text: String) -> OTPQueryResult<Entry>? {
+        var text = text
+        return text.withUTF8 { match(query, inSerialized: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Finds the token `query` means (see `OTPQuery`) straight from the text form: each line's
+    /// labels are compared where they lie, and only the entries that match become strings.
+    /// This is what `otp code QUERY` runs. Nil when the text is malformed.
+    static func match(_ query: String, inSerialized bytes: UnsafeRawBufferPointer) -> OTPQueryResult<Entry>? {
+        guard !query.isEmpty else { return OTPQueryResult.none }
+        let q = OTPQuery.Text(query)
+        var hits = OTPQuery.Hits<Entry>()
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(256)
+        let complete = scan(bytes) { _ in } entry: { line in
+            if line.escaped {
+                let entry = line.entry()
+                hits.add(entry, rule: q.firstRule(name: entry.labels.name, issuer: entry.labels.issuer,
+                                                  account: entry.labels.account, through: hits.best))
+                return
             }
-            return headerRead ? index : nil
+            let rule = line.withName(scratch: &scratch) { name in
+                q.firstRule(name: name, issuer: line.issuer, account: line.account, through: hits.best)
+            }
+            if let rule { hits.add(line.entry(), rule: rule) }
+        }
+        return complete ? hits.result : nil
+    }
+
+    /// One entry line of the text form where its bytes lie: the four fields, still escaped.
+    struct Line {
+        let recordName, name, issuer, account: UnsafeBufferPointer<UInt8>
+        /// Whether a field has an escape (a backslash).
+        let escaped: Bool
+
+        /// The name is `issuer:account` (written as the 0x01 marker).
+        var nameIsPair: Bool { name.count == 1 && name[0] == OTPLabelIndex.pairName }
+
+        func entry() -> Entry {
+            func field(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+                let text = String(decoding: bytes, as: UTF8.self)
+                return escaped ? unescape(text[...]) : text
+            }
+            let issuer = field(issuer), account = field(account)
+            return Entry(recordName: field(recordName),
+                         labels: OTPQuery.Labels(name: nameIsPair ? issuer + ":" + account : field(name), issuer: issuer,
+                                                 account: account))
+        }
+
+        /// Calls `body` with the name's bytes (`issuer:account` spelled out into `scratch` when
+        /// the name is the marker).
+        func withName<R>(scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            guard nameIsPair else { return body(name) }
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: issuer)
+            scratch.append(58)
+            scratch.append(contentsOf: account)
+            return scratch.withUnsafeBufferPointer(body)
         }
     }
 
+    /// Walks the text form a line at a time (memchr finds the line and field ends): `header`
+    /// gets the header's transaction, `entry` each entry line. Empty lines are skipped. False
+    /// when the text is malformed.
+    private static func scan(_ raw: UnsafeRawBufferPointer, headerOnly: Bool = false, header readHeader: (Int64) -> Void,
+                             entry: (Line) -> Void) -> Bool {
+        guard let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { return false }
+        let count = raw.count
+        // Escapes are rare: one search of the whole text spares the per-line check.
+        let mayHaveEscapes = memchr(start, 92, count) != nil
+        var fields: [UnsafeBufferPointer<UInt8>] = []
+        fields.reserveCapacity(5)
+        var position = 0
+        var headerRead = false
+        while position < count {
+            let lineStart = start + position
+            let lineEnd = memchr(lineStart, 10, count - position).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+                ?? start + count
+            position = lineEnd - start + 1
+            // Split at tabs; a fifth field already makes the line malformed.
+            fields.removeAll(keepingCapacity: true)
+            var fieldStart = lineStart
+            while fields.count < 5 {
+                let tab = memchr(fieldStart, 9, lineEnd - fieldStart).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+                let fieldEnd = tab ?? lineEnd
+                fields.append(UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart))
+                guard let tab else { break }
+                fieldStart = tab + 1
+            }
+            if !headerRead {
+                guard fields.count == 2, fields[0].elementsEqual(header.utf8),
+                      let last = Int64(String(decoding: fields[1], as: UTF8.self)) else { return false }
+                readHeader(last)
+                headerRead = true
+                if headerOnly { return true }
+            } else if fields.count == 4 {
+                let escaped = mayHaveEscapes && memchr(lineStart, 92, lineEnd - lineStart) != nil
+                entry(Line(recordName: fields[0], name: fields[1], issuer: fields[2], account: fields[3], escaped: escaped))
+            } else if !(fields.count == 1 && fields[0].isEmpty) {
+                return false
+            }
+        }
+        return headerRead
+    }
+
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }) else { return text }
+        guard text.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 || $0 == pairName }) else { return text }
         var out = ""
         for c in text.unicodeScalars {
             switch c {
+            case "\u{1}": out += "\\1"
             case "\\": out += "\\\\"
             case "\t": out += "\\t"
             case "\n": out += "\\n"
@@ -129,6 +234,7 @@ public struct OTPLabelIndex: Sendable, Equatable {
                 case "t": out += "\t"
                 case "n": out += "\n"
                 case "r": out += "\r"
+                case "1": out += "\u{1}"
                 default: out.unicodeScalars.append(c)
                 }
                 escaping = false
@@ -143,9 +249,21 @@ public struct OTPLabelIndex: Sendable, Equatable {
 }
 
 extension OTPTokenStore {
+    /// Finds the token `query` means in the label index. When nothing happened since the index
+    /// was written (the common case), it is matched where SQLite holds its bytes, unparsed.
+    func matchLabelIndex(_ query: String) throws(CloudError) -> OTPQueryResult<OTPLabelIndex.Entry>? {
+        let current: OTPQueryResult<OTPLabelIndex.Entry>?? = try store.withSyncStateBytes(container: container, OTPLabelIndex.key) {
+            bytes, latest in
+            guard let bytes, let last = OTPLabelIndex.lastTransaction(ofSerialized: bytes), latest <= last else { return nil }
+            return .some(OTPLabelIndex.match(query, inSerialized: bytes))
+        }
+        if let current { return current }
+        return OTPLabelIndex.match(query, inSerialized: try labelIndex().serialized())
+    }
+
     /// The label index, brought up to date with the store's history (and saved when it changed).
     public func labelIndex() throws(CloudError) -> OTPLabelIndex {
-        let stored = try store.syncState(container: container, OTPLabelIndex.key).flatMap(OTPLabelIndex.parse)
+        let stored = try store.withSyncStateBytes(container: container, OTPLabelIndex.key) { value, _ in value.flatMap(OTPLabelIndex.parse) }
         var index = stored ?? OTPLabelIndex()
         var changed = stored == nil
         var touched = Set<String>()

@@ -28,27 +28,46 @@ public enum OTPQuery {
         }
     }
 
+    /// How many rules there are (rule numbers are 0 ..< ruleCount, in the order they are tried).
+    static let ruleCount = 7
+
     /// Finds the token `query` means among `items`.
     public static func match<Item>(_ query: String, in items: [Item], labels: (Item) -> Labels) -> OTPQueryResult<Item> {
         guard !query.isEmpty else { return .none }
-        let all = items.map(labels)
         let q = Text(query)
-        let rules: [(Labels) -> Bool] = [
-            { q.equals($0.name) },
-            { q.equalsPair($0.issuer, $0.account, caseless: false) },
-            { !$0.issuer.isEmpty && q.equals($0.issuer) },
-            { q.equalsCaseless($0.name) },
-            { q.equalsPair($0.issuer, $0.account, caseless: true) },
-            { !$0.issuer.isEmpty && q.equalsCaseless($0.issuer) },
-            { q.isCaselessPart(of: $0.name) || q.isCaselessPart(of: $0.issuer) || q.isCaselessPart(of: $0.account) },
-        ]
-        for rule in rules {
-            var hits: [Item] = []
-            for (index, label) in all.enumerated() where rule(label) { hits.append(items[index]) }
-            if hits.count == 1 { return .match(hits[0]) }
-            if hits.count > 1 { return .ambiguous(hits) }
+        var hits = Hits<Item>()
+        for item in items {
+            let l = labels(item)
+            hits.add(item, rule: q.firstRule(name: l.name, issuer: l.issuer, account: l.account, through: hits.best))
         }
-        return .none
+        return hits.result
+    }
+
+    /// The items of the first rule that fits anything so far: an item's first fitting rule is
+    /// all that is needed, since the rule that decides is the lowest of them.
+    struct Hits<Item> {
+        /// Rules after this one no longer matter.
+        private(set) var best = OTPQuery.ruleCount - 1
+        private var found = false
+        private var items: [Item] = []
+
+        mutating func add(_ item: Item, rule: Int?) {
+            guard let rule else { return }
+            if !found || rule < best {
+                best = rule
+                found = true
+                items.removeAll(keepingCapacity: true)
+            }
+            items.append(item)
+        }
+
+        var result: OTPQueryResult<Item> {
+            switch items.count {
+            case 0: .none
+            case 1: .match(items[0])
+            default: .ambiguous(items)
+            }
+        }
     }
 
     /// The query, prepared for many comparisons without allocating per label: ASCII text is
@@ -67,26 +86,61 @@ public enum OTPQuery {
             folded = Array(loweredText.utf8)
         }
 
-        func equals(_ other: String) -> Bool { other.utf8.elementsEqual(bytes) }
+        /// The first rule, up to `limit`, that labels fit; nil when none does.
+        func firstRule(name: String, issuer: String, account: String, through limit: Int) -> Int? {
+            var name = name, issuer = issuer, account = account
+            return name.withUTF8 { n in
+                issuer.withUTF8 { i in account.withUTF8 { a in firstRule(name: n, issuer: i, account: a, through: limit) } }
+            }
+        }
 
-        func equalsCaseless(_ other: String) -> Bool {
-            guard other.utf8.allSatisfy({ $0 < 128 }) else { return other.lowercased() == loweredText }
-            return other.utf8.count == folded.count && zip(other.utf8, folded).allSatisfy { Text.fold($0) == $1 }
+        /// The first rule, up to `limit`, that the labels' UTF-8 bytes fit; nil when none does.
+        func firstRule(name: UnsafeBufferPointer<UInt8>, issuer: UnsafeBufferPointer<UInt8>, account: UnsafeBufferPointer<UInt8>,
+                       through limit: Int) -> Int? {
+            for rule in 0...min(limit, OTPQuery.ruleCount - 1) {
+                let fits: Bool = switch rule {
+                case 0: equals(name)
+                case 1: equalsPair(issuer, account, caseless: false)
+                case 2: !issuer.isEmpty && equals(issuer)
+                case 3: equalsCaseless(name)
+                case 4: equalsPair(issuer, account, caseless: true)
+                case 5: !issuer.isEmpty && equalsCaseless(issuer)
+                default: isCaselessPart(of: name) || isCaselessPart(of: issuer) || isCaselessPart(of: account)
+                }
+                if fits { return rule }
+            }
+            return nil
+        }
+
+        func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool { other.elementsEqual(bytes) }
+
+        func equalsCaseless(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard Text.isASCII(other) else { return Text.string(other).lowercased() == loweredText }
+            guard other.count == folded.count else { return false }
+            for index in 0..<other.count where Text.fold(other[index]) != folded[index] { return false }
+            return true
         }
 
         /// `issuer:account` equals the query (both labels present).
-        func equalsPair(_ issuer: String, _ account: String, caseless: Bool) -> Bool {
+        func equalsPair(_ issuer: UnsafeBufferPointer<UInt8>, _ account: UnsafeBufferPointer<UInt8>, caseless: Bool) -> Bool {
             guard !issuer.isEmpty, !account.isEmpty else { return false }
-            let issuerCount = issuer.utf8.count, accountCount = account.utf8.count
-            guard issuerCount + 1 + accountCount == bytes.count, bytes[issuerCount] == UInt8(ascii: ":") else { return false }
-            if caseless { return equalsCaseless(issuer + ":" + account) }
-            return issuer.utf8.elementsEqual(bytes[..<issuerCount]) && account.utf8.elementsEqual(bytes[(issuerCount + 1)...])
+            let issuerCount = issuer.count
+            guard issuerCount + 1 + account.count == bytes.count, bytes[issuerCount] == UInt8(ascii: ":") else { return false }
+            if caseless {
+                guard Text.isASCII(issuer), Text.isASCII(account) else {
+                    return (Text.string(issuer) + ":" + Text.string(account)).lowercased() == loweredText
+                }
+                guard folded.count == bytes.count, folded[issuerCount] == UInt8(ascii: ":") else { return false }
+                for index in 0..<issuerCount where Text.fold(issuer[index]) != folded[index] { return false }
+                for index in 0..<account.count where Text.fold(account[index]) != folded[issuerCount + 1 + index] { return false }
+                return true
+            }
+            return issuer.elementsEqual(bytes[..<issuerCount]) && account.elementsEqual(bytes[(issuerCount + 1)...])
         }
 
-        func isCaselessPart(of other: String) -> Bool {
-            guard other.utf8.count >= folded.count else { return false }
-            guard other.utf8.allSatisfy({ $0 < 128 }) else { return other.lowercased().contains(loweredText) }
-            let haystack = Array(other.utf8)
+        func isCaselessPart(of haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard haystack.count >= folded.count else { return false }
+            guard Text.isASCII(haystack) else { return Text.string(haystack).lowercased().contains(loweredText) }
             guard let first = folded.first else { return true }
             var start = 0
             while start + folded.count <= haystack.count {
@@ -99,6 +153,12 @@ public enum OTPQuery {
             }
             return false
         }
+
+        @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            !bytes.contains { $0 >= 128 }
+        }
+
+        static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
         @inline(__always) static func fold(_ byte: UInt8) -> UInt8 {
             byte >= 65 && byte <= 90 ? byte + 32 : byte

@@ -57,7 +57,10 @@ public struct OTPTokenStore {
 
     /// The token `query` means (see `OTPQuery`), found through the label index.
     public func find(_ query: String) throws(CloudError) -> OTPQueryResult<OTPLabelIndex.Entry> {
-        OTPQuery.match(query, in: try labelIndex().entries, labels: \.labels)
+        if let result = try matchLabelIndex(query) { return result }
+        // A damaged index: rebuilt from the records.
+        try dropLabelIndex()
+        return try matchLabelIndex(query) ?? .none
     }
 
     /// The token of a record; nil when there is no such token record.

@@ -39,4 +39,16 @@ struct LabelIndexTests {
         #expect(found.token.secret == secret)
         #expect(try store.token(recordName: "note") == nil, "another type is not a token")
     }
+
+    @Test func aDamagedIndexIsRebuilt() throws {
+        let device = try DeviceStore(path: dir.file("damaged.sqlite"))
+        let store = OTPTokenStore(store: device, container: "c", device: "d")
+        let secret = Array("12345678901234567890".utf8)
+        let added = try store.add(OTPToken(issuer: "Bank", account: "me", secret: secret), now: 1)
+        // A current header (nothing newer in history) over lines that do not parse.
+        try device.setSyncState(container: "c", "otp.label-index", "otp-label-index 2\t9223372036854775807\nbroken line\n")
+        guard case .match(let entry) = try store.find("bank") else { Issue.record("not found after a damaged index"); return }
+        #expect(entry.recordName == added.recordName)
+        #expect(try names(store) == ["Bank:me"])
+    }
 }
