@@ -80,7 +80,7 @@ struct CommandLineParser {
                     outcome.remaining = Array(tokens[index...])
                     return
                 }
-                if !endOfOptions && outcome.positionals.isEmpty && !current.subcommands.isEmpty {
+                if !endOfOptions && outcome.positionals.isEmpty && current.hasSubcommands {
                     if let command = current.subcommand(named: token) {
                         descend(into: command)
                         continue

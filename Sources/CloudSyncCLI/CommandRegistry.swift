@@ -1,8 +1,23 @@
 /// The table of builtin commands. The executable registers each command module's spec; the
 /// dispatcher, help, REPL and generators all read `commands`.
+///
+/// A family can be registered by name with a builder: its spec is then built only when a
+/// command line reaches it (or help, completion or the generators list everything), so a
+/// one-shot command such as `otp code` does not build every other family's table at start-up.
 public struct CommandRegistry: Sendable {
-    /// The top-level commands in registration order.
-    public private(set) var commands: [CommandSpec] = []
+    /// One top-level command: its name, and how to get its spec.
+    public struct Entry: Sendable {
+        /// The word typed on the command line.
+        public let name: String
+        /// Builds (or returns) the spec; its name must be `name`.
+        public let build: @Sendable () -> CommandSpec
+    }
+
+    /// The top-level commands in registration order, as names and builders.
+    public private(set) var entries: [Entry] = []
+
+    /// The top-level commands in registration order (every lazily registered one is built).
+    public var commands: [CommandSpec] { entries.map { $0.build() } }
 
     /// An empty registry.
     public init() {}
@@ -10,12 +25,19 @@ public struct CommandRegistry: Sendable {
     /// Adds a top-level command. Registering a name twice keeps the first one and is reported
     /// by `diagnostics()`.
     public mutating func register(_ spec: CommandSpec) {
-        commands.append(spec)
+        entries.append(Entry(name: spec.name, build: { spec }))
     }
 
-    /// The top-level command called `name`, hidden ones included.
+    /// Adds a top-level command by name, built on first use: `register("zone") { ZoneCommand.spec }`
+    /// (a `static let` spec is then built once, when first read). `diagnostics()` reports a
+    /// builder whose spec has another name.
+    public mutating func register(_ name: String, _ build: @escaping @Sendable () -> CommandSpec) {
+        entries.append(Entry(name: name, build: build))
+    }
+
+    /// The top-level command called `name`, hidden ones included; only that one is built.
     public func command(named name: String) -> CommandSpec? {
-        commands.first { $0.name == name }
+        entries.first { $0.name == name }?.build()
     }
 
     /// Mistakes in the table, one human sentence each: duplicate names, options that clash with
@@ -24,7 +46,11 @@ public struct CommandRegistry: Sendable {
     public func diagnostics() -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
-        for spec in commands {
+        for entry in entries {
+            let spec = entry.build()
+            if spec.name != entry.name {
+                problems.append("'\(entry.name)' is registered with a spec named '\(spec.name)'")
+            }
             if !seen.insert(spec.name).inserted {
                 problems.append("'\(spec.name)' is registered twice")
             }

@@ -19,7 +19,14 @@ public struct CommandSpec: Sendable {
     /// Worked examples for help.
     public let examples: [Example]
     /// Nested commands: `zone` has `create`, `list`, …
-    public let subcommands: [CommandSpec]
+    public var subcommands: [CommandSpec] {
+        switch table {
+        case .built(let specs): specs
+        case .registered(let entries): entries.map { $0.build() }
+        }
+    }
+    /// The subcommands as given: specs, or (for the root) registry entries built on demand.
+    private let table: SubcommandTable
     /// Hidden commands run but are not listed in help, completions or suggestions.
     public let hidden: Bool
     /// The body; nil for a group that only holds subcommands.
@@ -35,14 +42,47 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.arguments = arguments
         self.examples = examples
-        self.subcommands = subcommands
+        self.table = .built(subcommands)
         self.hidden = hidden
         self.run = run
     }
 
-    /// The direct subcommand called `name`, hidden ones included.
+    /// A group whose subcommands are registry entries, each built only when reached (the root
+    /// of the command table).
+    public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
+                examples: [Example] = [], registered: [CommandRegistry.Entry]) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = []
+        self.examples = examples
+        self.table = .registered(registered)
+        self.hidden = false
+        self.run = nil
+    }
+
+    /// The direct subcommand called `name`, hidden ones included (the only one built, when
+    /// the subcommands are registry entries).
     public func subcommand(named name: String) -> CommandSpec? {
-        subcommands.first { $0.name == name }
+        switch table {
+        case .built(let specs): specs.first { $0.name == name }
+        case .registered(let entries): entries.first { $0.name == name }?.build()
+        }
+    }
+
+    /// Whether the command has subcommands (without building registered ones).
+    public var hasSubcommands: Bool {
+        switch table {
+        case .built(let specs): !specs.isEmpty
+        case .registered(let entries): !entries.isEmpty
+        }
+    }
+
+    /// Where subcommands come from.
+    private enum SubcommandTable: Sendable {
+        case built([CommandSpec])
+        case registered([CommandRegistry.Entry])
     }
 
     /// The subcommands shown in help, in table order.

@@ -33,7 +33,8 @@ public struct Dispatcher: Sendable {
         }
         return CommandSpec(name: Dispatcher.programName, abstract: Dispatcher.abstract,
                            discussion: Dispatcher.discussion, options: GlobalOptions.all,
-                           examples: Dispatcher.examples, subcommands: registry.commands + [help])
+                           examples: Dispatcher.examples,
+                           registered: registry.entries + [CommandRegistry.Entry(name: help.name, build: { help })])
     }
 
     /// Runs one command line.

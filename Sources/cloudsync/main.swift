@@ -13,25 +13,29 @@ import ZoneCommand
 /// The version `cloudsync --version` prints.
 let version = "0.1.0"
 
-/// The builtin command families, in the order `cloudsync help` lists them.
+/// The builtin command families, in the order `cloudsync help` lists them. Each is built only
+/// when a command line reaches it (help, completion and the generators build them all).
 var registry = CommandRegistry()
-registry.register(ZoneCommand.spec)
-registry.register(RecordCommand.spec)
-registry.register(FetchChangesCommand.spec)
-registry.register(StoreCommand.spec)
-registry.register(KVCommand.spec)
-registry.register(SubscribeCommand.spec)
-registry.register(KeysCommand.spec)
-registry.register(OTPCommand.spec)
-registry.register(TourCommand.spec)
+registry.register("zone") { ZoneCommand.spec }
+registry.register("record") { RecordCommand.spec }
+registry.register("fetch-changes") { FetchChangesCommand.spec }
+registry.register("store") { StoreCommand.spec }
+registry.register("kv") { KVCommand.spec }
+registry.register("subscribe") { SubscribeCommand.spec }
+registry.register("keys") { KeysCommand.spec }
+registry.register("otp") { OTPCommand.spec }
+registry.register("tour") { TourCommand.spec }
 
 /// Live completion values for the REPL and the shell scripts (zone names, record types, record
 /// names); a family that brings a new CompletionKind adds its provider with `.adding(_:_:)`.
-let liveValues = LiveValueSource.cloud
-    .adding(.otpName, OTPCommand.liveNames)
-    .adding(.subscriptionID, SubscribeCommand.subscriptionIDs)
-registry.register(ReplCommand.spec(liveValues: liveValues))
-registry.register(CompleteCommand.spec(liveValues: liveValues))
-registry.register(GenerateDocsCommand.spec)
+/// Built only by the commands that complete.
+@Sendable func liveValues() -> LiveValueSource {
+    LiveValueSource.cloud
+        .adding(.otpName, OTPCommand.liveNames)
+        .adding(.subscriptionID, SubscribeCommand.subscriptionIDs)
+}
+registry.register("repl") { ReplCommand.spec(liveValues: liveValues()) }
+registry.register(CompleteCommand.name) { CompleteCommand.spec(liveValues: liveValues()) }
+registry.register(GenerateDocsCommand.name) { GenerateDocsCommand.spec }
 
 Dispatcher(registry: registry, version: version).main()

@@ -137,4 +137,24 @@ import Testing
         #expect(problems.contains("'cloudsync empty' has neither a run closure nor subcommands"))
         #expect(problems.contains("'help' is a builtin of the dispatcher and cannot be registered"))
     }
+
+    @Test func lazyFamiliesAreBuiltOnlyWhenReached() {
+        let built = BuildLog()
+        var registry = CommandRegistry()
+        registry.register("alpha") { built.note("alpha"); return CommandSpec(name: "alpha", abstract: "A", run: { _, _ in }) }
+        registry.register("beta") { built.note("beta"); return CommandSpec(name: "beta", abstract: "B", run: { _, _ in }) }
+        registry.register("gamma") { CommandSpec(name: "delta", abstract: "misnamed", run: { _, _ in }) }
+        let root = Dispatcher(registry: registry, version: "1").rootCommand
+        #expect(built.names.isEmpty, "building the root builds no family")
+        #expect(root.subcommand(named: "beta")?.abstract == "B")
+        #expect(built.names == ["beta"], "looking one up builds only that one")
+        #expect(root.subcommands.map(\.name) == ["alpha", "beta", "delta", "help"])
+        #expect(registry.diagnostics() == ["'gamma' is registered with a spec named 'delta'"])
+    }
+}
+
+/// Records which lazily registered families were built.
+final class BuildLog: @unchecked Sendable {
+    private(set) var names: [String] = []
+    func note(_ name: String) { names.append(name) }
 }
