@@ -45,13 +45,20 @@ public final class DeviceStore {
     }
 
     static func prepare(_ db: Connection, path: String) throws {
-        let hasMeta = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'") ?? 0
-        if hasMeta > 0 {
-            let format = try db.queryOne("SELECT value FROM meta WHERE key='format'", []) { $0.string(0) }
+        // One statement for an existing store: its format mark and schema version. A file
+        // without the meta table is new (or not ours), which is decided under a write lock below.
+        let existing: (format: String?, version: Int64)?
+        do {
+            existing = try db.queryOne("""
+                SELECT (SELECT value FROM meta WHERE key='format'), (SELECT user_version FROM pragma_user_version)
+                """) { ($0.optionalString(0), $0.int64(1)) }
+        } catch let error as SQLiteError where error.isNoSuchTable {
+            existing = nil
+        }
+        if let (format, version) = existing {
             guard format == DeviceStore.format else {
                 throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync device store")
             }
-            let version = try db.userVersion
             guard version <= DeviceStore.version else {
                 throw CloudError(.badDatabase, "device file \(path) has format version \(version); this cloudsync reads up to \(DeviceStore.version)")
             }

@@ -26,6 +26,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_PERM || primaryCode == SQLITE_READONLY
             || primaryCode == SQLITE_IOERR || primaryCode == SQLITE_AUTH
     }
+    /// The statement names a table the database does not have.
+    public var isNoSuchTable: Bool { primaryCode == SQLITE_ERROR && message.hasPrefix("no such table") }
     /// A UNIQUE, CHECK or other constraint failed.
     public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
 
