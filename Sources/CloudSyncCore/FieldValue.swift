@@ -25,6 +25,12 @@ public struct FieldTypeName: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `STRING`, `INT64_LIST`, … (case-insensitive).
     public init?(_ text: String) {
+        // Every field of every decoded record comes through here, almost always spelled as the
+        // writers spell it: matched as it is first, without uppercasing.
+        if let exact = FieldTypeName.exactly(text) {
+            self = exact
+            return
+        }
         var name = text.uppercased()
         var list = false
         if name.hasSuffix("_LIST") {
@@ -33,6 +39,31 @@ public struct FieldTypeName: Sendable, Hashable, CustomStringConvertible {
         }
         guard let element = FieldType(rawValue: name) else { return nil }
         self.init(element, isList: list)
+    }
+
+    /// The type named exactly as `description` writes it, or nil.
+    static func exactly(_ text: String) -> FieldTypeName? {
+        switch text {
+        case "STRING": FieldTypeName(.string)
+        case "INT64": FieldTypeName(.int64)
+        case "DOUBLE": FieldTypeName(.double)
+        case "TIMESTAMP": FieldTypeName(.timestamp)
+        case "BYTES": FieldTypeName(.bytes)
+        case "REFERENCE": FieldTypeName(.reference)
+        case "LOCATION": FieldTypeName(.location)
+        case "ASSETID": FieldTypeName(.asset)
+        case "ENCRYPTED_BYTES": FieldTypeName(.encryptedBytes)
+        case "STRING_LIST": FieldTypeName(.string, isList: true)
+        case "INT64_LIST": FieldTypeName(.int64, isList: true)
+        case "DOUBLE_LIST": FieldTypeName(.double, isList: true)
+        case "TIMESTAMP_LIST": FieldTypeName(.timestamp, isList: true)
+        case "BYTES_LIST": FieldTypeName(.bytes, isList: true)
+        case "REFERENCE_LIST": FieldTypeName(.reference, isList: true)
+        case "LOCATION_LIST": FieldTypeName(.location, isList: true)
+        case "ASSETID_LIST": FieldTypeName(.asset, isList: true)
+        case "ENCRYPTED_BYTES_LIST": FieldTypeName(.encryptedBytes, isList: true)
+        default: nil
+        }
     }
 
     public var description: String { element.rawValue + (isList ? "_LIST" : "") }

@@ -4,26 +4,31 @@
 public enum SoftwareDigest {
     /// The 20-byte SHA-1 digest.
     public static func sha1(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var w = [UInt32](repeating: 0, count: 80)
-        for block in paddedBlocks(message, blockSize: 64, lengthBytes: 8) {
-            for i in 0..<16 { w[i] = bigEndian32(block, i * 4) }
-            for i in 16..<80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4]
-            for i in 0..<80 {
-                let f: UInt32, k: UInt32
-                switch i {
-                case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
-                case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
-                case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
-                default: f = b ^ c ^ d; k = 0xCA62_C1D6
+        let data = padded(message, blockSize: 64, lengthBytes: 8)
+        // State and message schedule in one stack buffer: no arrays to allocate, and no generic
+        // array types for the runtime to instantiate on the first code of a process.
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 5 + 80) { buffer -> [UInt8] in
+            let h = buffer.baseAddress!, w = h + 5
+            h[0] = 0x6745_2301; h[1] = 0xEFCD_AB89; h[2] = 0x98BA_DCFE; h[3] = 0x1032_5476; h[4] = 0xC3D2_E1F0
+            for block in stride(from: 0, to: data.count, by: 64) {
+                for i in 0..<16 { w[i] = bigEndian32(data, block + i * 4) }
+                for i in 16..<80 { w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
+                var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4]
+                for i in 0..<80 {
+                    let f: UInt32, k: UInt32
+                    switch i {
+                    case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
+                    case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
+                    case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
+                    default: f = b ^ c ^ d; k = 0xCA62_C1D6
+                    }
+                    let t = rotl(a, 5) &+ f &+ e &+ k &+ w[i]
+                    e = d; d = c; c = rotl(b, 30); b = a; a = t
                 }
-                let t = rotl(a, 5) &+ f &+ e &+ k &+ w[i]
-                e = d; d = c; c = rotl(b, 30); b = a; a = t
+                h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d; h[4] = h[4] &+ e
             }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d; h[4] = h[4] &+ e
+            return bigEndianBytes(UnsafeBufferPointer(start: h, count: 5))
         }
-        return h.flatMap(bytes32)
     }
 
     static let k256: [UInt32] = [
@@ -39,29 +44,33 @@ public enum SoftwareDigest {
 
     /// The 32-byte SHA-256 digest.
     public static func sha256(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var w = [UInt32](repeating: 0, count: 64)
-        for block in paddedBlocks(message, blockSize: 64, lengthBytes: 8) {
-            for i in 0..<16 { w[i] = bigEndian32(block, i * 4) }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        let data = padded(message, blockSize: 64, lengthBytes: 8)
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 + 64) { buffer -> [UInt8] in
+            let h = buffer.baseAddress!, w = h + 8
+            h[0] = 0x6a09e667; h[1] = 0xbb67ae85; h[2] = 0x3c6ef372; h[3] = 0xa54ff53a
+            h[4] = 0x510e527f; h[5] = 0x9b05688c; h[6] = 0x1f83d9ab; h[7] = 0x5be0cd19
+            for block in stride(from: 0, to: data.count, by: 64) {
+                for i in 0..<16 { w[i] = bigEndian32(data, block + i * 4) }
+                for i in 16..<64 {
+                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ k256[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                }
+                h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
+                h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
             }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k256[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-            }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
+            return bigEndianBytes(UnsafeBufferPointer(start: h, count: 8))
         }
-        return h.flatMap(bytes32)
     }
 
     static let k512: [UInt64] = [
@@ -85,60 +94,72 @@ public enum SoftwareDigest {
 
     /// The 64-byte SHA-512 digest.
     public static func sha512(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt64] = [0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-                           0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179]
-        var w = [UInt64](repeating: 0, count: 80)
-        for block in paddedBlocks(message, blockSize: 128, lengthBytes: 16) {
-            for i in 0..<16 {
-                w[i] = UInt64(bigEndian32(block, i * 8)) << 32 | UInt64(bigEndian32(block, i * 8 + 4))
+        let data = padded(message, blockSize: 128, lengthBytes: 16)
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8 + 80) { buffer -> [UInt8] in
+            let h = buffer.baseAddress!, w = h + 8
+            h[0] = 0x6a09e667f3bcc908; h[1] = 0xbb67ae8584caa73b; h[2] = 0x3c6ef372fe94f82b; h[3] = 0xa54ff53a5f1d36f1
+            h[4] = 0x510e527fade682d1; h[5] = 0x9b05688c2b3e6c1f; h[6] = 0x1f83d9abfb41bd6b; h[7] = 0x5be0cd19137e2179
+            for block in stride(from: 0, to: data.count, by: 128) {
+                for i in 0..<16 {
+                    w[i] = UInt64(bigEndian32(data, block + i * 8)) << 32 | UInt64(bigEndian32(data, block + i * 8 + 4))
+                }
+                for i in 16..<80 {
+                    let s0 = rotr(w[i - 15], 1) ^ rotr(w[i - 15], 8) ^ (w[i - 15] >> 7)
+                    let s1 = rotr(w[i - 2], 19) ^ rotr(w[i - 2], 61) ^ (w[i - 2] >> 6)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+                for i in 0..<80 {
+                    let s1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ k512[i] &+ w[i]
+                    let s0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                }
+                h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
+                h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
             }
-            for i in 16..<80 {
-                let s0 = rotr(w[i - 15], 1) ^ rotr(w[i - 15], 8) ^ (w[i - 15] >> 7)
-                let s1 = rotr(w[i - 2], 19) ^ rotr(w[i - 2], 61) ^ (w[i - 2] >> 6)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            var out: [UInt8] = []
+            out.reserveCapacity(64)
+            for i in 0..<8 {
+                for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: h[i] >> UInt64(shift))) }
             }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-            for i in 0..<80 {
-                let s1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k512[i] &+ w[i]
-                let s0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-            }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
+            return out
         }
-        return h.flatMap { [UInt8(truncatingIfNeeded: $0 >> 56), UInt8(truncatingIfNeeded: $0 >> 48),
-                            UInt8(truncatingIfNeeded: $0 >> 40), UInt8(truncatingIfNeeded: $0 >> 32),
-                            UInt8(truncatingIfNeeded: $0 >> 24), UInt8(truncatingIfNeeded: $0 >> 16),
-                            UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }
     }
 
-    /// The message with Merkle-Damgård padding (0x80, zeros, the bit length big-endian), cut
-    /// into blocks.
-    static func paddedBlocks(_ message: [UInt8], blockSize: Int, lengthBytes: Int) -> [ArraySlice<UInt8>] {
+    /// The message with Merkle-Damgård padding (0x80, zeros, the bit length big-endian), a
+    /// whole number of blocks long.
+    static func padded(_ message: [UInt8], blockSize: Int, lengthBytes: Int) -> [UInt8] {
         var data = message
+        var length = message.count + 1 + lengthBytes
+        length += (blockSize - length % blockSize) % blockSize
+        data.reserveCapacity(length)
         data.append(0x80)
-        while data.count % blockSize != blockSize - lengthBytes { data.append(0) }
+        while data.count < length - 8 { data.append(0) }
         let bits = UInt64(message.count) &* 8
-        data += [UInt8](repeating: 0, count: lengthBytes - 8)
         for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        return stride(from: 0, to: data.count, by: blockSize).map { data[$0..<($0 + blockSize)] }
+        return data
     }
 
-    @inline(__always) static func bigEndian32(_ block: ArraySlice<UInt8>, _ offset: Int) -> UInt32 {
-        let i = block.startIndex + offset
-        return UInt32(block[i]) << 24 | UInt32(block[i + 1]) << 16 | UInt32(block[i + 2]) << 8 | UInt32(block[i + 3])
+    @inline(__always) static func bigEndian32(_ data: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8 | UInt32(data[offset + 3])
     }
 
     @inline(__always) static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { x << n | x >> (32 - n) }
     @inline(__always) static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
     @inline(__always) static func rotr(_ x: UInt64, _ n: UInt64) -> UInt64 { x >> n | x << (64 - n) }
 
-    static func bytes32(_ x: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: x >> 24), UInt8(truncatingIfNeeded: x >> 16), UInt8(truncatingIfNeeded: x >> 8),
-         UInt8(truncatingIfNeeded: x)]
+    /// 32-bit words as big-endian bytes.
+    static func bigEndianBytes(_ words: UnsafeBufferPointer<UInt32>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(words.count * 4)
+        for x in words {
+            out.append(UInt8(truncatingIfNeeded: x >> 24)); out.append(UInt8(truncatingIfNeeded: x >> 16))
+            out.append(UInt8(truncatingIfNeeded: x >> 8)); out.append(UInt8(truncatingIfNeeded: x))
+        }
+        return out
     }
 }

@@ -173,8 +173,10 @@ public struct OTPLabelIndex: Sendable, Equatable {
         let count = raw.count
         // Escapes are rare: one search of the whole text spares the per-line check.
         let mayHaveEscapes = memchr(start, 92, count) != nil
-        var fields: [UnsafeBufferPointer<UInt8>] = []
-        fields.reserveCapacity(5)
+        // The fields of a line (a fifth one already makes it malformed), without an array.
+        var fields = (UnsafeBufferPointer<UInt8>(start: nil, count: 0), UnsafeBufferPointer<UInt8>(start: nil, count: 0),
+                      UnsafeBufferPointer<UInt8>(start: nil, count: 0), UnsafeBufferPointer<UInt8>(start: nil, count: 0))
+        var fieldCount = 0
         var position = 0
         var headerRead = false
         while position < count {
@@ -182,26 +184,33 @@ public struct OTPLabelIndex: Sendable, Equatable {
             let lineEnd = memchr(lineStart, 10, count - position).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
                 ?? start + count
             position = lineEnd - start + 1
-            // Split at tabs; a fifth field already makes the line malformed.
-            fields.removeAll(keepingCapacity: true)
+            // Split at tabs.
+            fieldCount = 0
             var fieldStart = lineStart
-            while fields.count < 5 {
+            while fieldCount < 5 {
                 let tab = memchr(fieldStart, 9, lineEnd - fieldStart).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
-                let fieldEnd = tab ?? lineEnd
-                fields.append(UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart))
+                let field = UnsafeBufferPointer(start: fieldStart, count: (tab ?? lineEnd) - fieldStart)
+                switch fieldCount {
+                case 0: fields.0 = field
+                case 1: fields.1 = field
+                case 2: fields.2 = field
+                case 3: fields.3 = field
+                default: break
+                }
+                fieldCount += 1
                 guard let tab else { break }
                 fieldStart = tab + 1
             }
             if !headerRead {
-                guard fields.count == 2, fields[0].elementsEqual(header.utf8),
-                      let last = Int64(String(decoding: fields[1], as: UTF8.self)) else { return false }
+                guard fieldCount == 2, fields.0.elementsEqual(header.utf8),
+                      let last = Int64(String(decoding: fields.1, as: UTF8.self)) else { return false }
                 readHeader(last)
                 headerRead = true
                 if headerOnly { return true }
-            } else if fields.count == 4 {
+            } else if fieldCount == 4 {
                 let escaped = mayHaveEscapes && memchr(lineStart, 92, lineEnd - lineStart) != nil
-                entry(Line(recordName: fields[0], name: fields[1], issuer: fields[2], account: fields[3], escaped: escaped))
-            } else if !(fields.count == 1 && fields[0].isEmpty) {
+                entry(Line(recordName: fields.0, name: fields.1, issuer: fields.2, account: fields.3, escaped: escaped))
+            } else if !(fieldCount == 1 && fields.0.isEmpty) {
                 return false
             }
         }
@@ -252,12 +261,16 @@ extension OTPTokenStore {
     /// Finds the token `query` means in the label index. When nothing happened since the index
     /// was written (the common case), it is matched where SQLite holds its bytes, unparsed.
     func matchLabelIndex(_ query: String) throws(CloudError) -> OTPQueryResult<OTPLabelIndex.Entry>? {
-        let current: OTPQueryResult<OTPLabelIndex.Entry>?? = try store.withSyncStateBytes(container: container, OTPLabelIndex.key) {
-            bytes, latest in
-            guard let bytes, let last = OTPLabelIndex.lastTransaction(ofSerialized: bytes), latest <= last else { return nil }
-            return .some(OTPLabelIndex.match(query, inSerialized: bytes))
+        var current = true
+        let result = try store.withSyncStateBytes(container: container, OTPLabelIndex.key) {
+            bytes, latest -> OTPQueryResult<OTPLabelIndex.Entry>? in
+            guard let bytes, let last = OTPLabelIndex.lastTransaction(ofSerialized: bytes), latest <= last else {
+                current = false
+                return nil
+            }
+            return OTPLabelIndex.match(query, inSerialized: bytes)
         }
-        if let current { return current }
+        if current { return result }
         return OTPLabelIndex.match(query, inSerialized: try labelIndex().serialized())
     }
 

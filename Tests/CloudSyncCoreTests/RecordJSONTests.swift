@@ -1,4 +1,4 @@
-import CloudSyncCore
+@testable import CloudSyncCore
 import Testing
 
 @Suite("RecordJSON")
@@ -183,7 +183,13 @@ struct FieldValueTests {
         for type in FieldType.allCases {
             #expect(FieldTypeName(type.rawValue) == FieldTypeName(type))
             #expect(FieldTypeName(type.rawValue + "_LIST") == FieldTypeName(type, isList: true))
+            // The exact spelling (the fast path) and any other case agree.
+            for name in [FieldTypeName(type), FieldTypeName(type, isList: true)] {
+                #expect(FieldTypeName.exactly(name.description) == name)
+                #expect(FieldTypeName(name.description.lowercased()) == name)
+            }
         }
+        #expect(FieldTypeName.exactly("string") == nil, "only the exact spelling takes the fast path")
     }
 
     @Test func valueTypeNamesAndSizes() {

@@ -48,7 +48,8 @@ enum OTPCode {
         let period = Int64(token.period)
         let validUntil = (Int64(step) + 1) * period * 1000
         let secondsLeft = (validUntil - ms + 999) / 1000
-        let codes = (0...next).map { token.code(factor: step + UInt64($0)) }
+        var codes: [String] = []
+        for offset in 0...UInt64(next) { codes.append(token.code(factor: step + offset)) }
         let out = context.output
         if out.isJSON {
             var pairs = nameFields(stored)
