@@ -21,8 +21,7 @@ extension SQLiteCloud {
         let deleted = row.bool(11)
         var fields: [String: FieldValue] = [:]
         if !deleted, !row.isNull(3) {
-            let json = try row.withBytes(3) { buffer in try JSONValue.parse(bytes: Array(buffer)) }
-            fields = try RecordJSON.decodeFields(json)
+            fields = try RecordJSON.decodeFields(bytes: row.withBytes(3) { Array($0) })
         }
         let system = SystemFields(
             changeTag: row.optionalString(2) ?? "",
@@ -229,7 +228,7 @@ extension SQLiteCloud {
                 fields, has_refs, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
             """, dbID, zone.id, record.recordID.recordName, record.recordType, seq, tag,
-            RecordJSON.encode(fields: fields).serialized(), !refs.isEmpty,
+            RecordJSON.fieldsText(fields), !refs.isEmpty,
             created.timestamp, created.userRecordName, created.deviceID,
             stamp.timestamp, stamp.userRecordName, stamp.deviceID)
         if insertBlind && connection.changes == 0 {

@@ -86,7 +86,7 @@ extension DeviceStore {
         try guarded {
             try connection.transaction(.immediate) {
                 var page = page
-                let encoded = page.changed.map { RecordJSON.encode(fields: $0.fields).serialized() }
+                let encoded = page.changed.map { RecordJSON.fieldsText($0.fields) }
                 page.encodedFields = encoded
                 if let sink {
                     // Only a record with local changes waiting is merged, and only a merge needs
@@ -185,9 +185,8 @@ extension DeviceStore {
     /// `row`, starting at column `first`.
     static func decodeCached(_ row: Statement, zoneID: ZoneID, from first: Int32 = 0) throws -> Record {
         let c = first
-        let json = try row.withBytes(c + 3) { try JSONValue.parse(bytes: Array($0)) }
         return Record(recordID: RecordID(recordName: row.string(c), zoneID: zoneID), recordType: row.string(c + 1),
-                      fields: try RecordJSON.decodeFields(json),
+                      fields: try decodeFields(row, c + 3),
                       system: SystemFields(changeTag: row.string(c + 2),
                                            created: ChangeStamp(timestamp: row.int64(c + 4), userRecordName: row.string(c + 5),
                                                                 deviceID: row.string(c + 6)),

@@ -35,7 +35,7 @@ extension DeviceStore {
                 let system = record.system
                 let zoneID = zone ?? record.recordID.zoneID
                 values += [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName, record.recordID.recordName, record.recordType,
-                           system?.changeTag ?? "", fieldsJSON[index] ?? RecordJSON.encode(fields: record.fields).serialized(),
+                           system?.changeTag ?? "", fieldsJSON[index] ?? RecordJSON.fieldsText(record.fields),
                            system?.created.timestamp ?? 0, system?.created.userRecordName ?? "",
                            system?.created.deviceID ?? "", system?.modified.timestamp ?? 0,
                            system?.modified.userRecordName ?? "", system?.modified.deviceID ?? ""] as [any SQLiteBindable]

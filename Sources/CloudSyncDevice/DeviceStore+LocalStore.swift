@@ -70,7 +70,7 @@ extension DeviceStore {
             INSERT OR REPLACE INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
             VALUES (?, ?, ?, ?, ?, ?)
             """, container, record.zoneName, record.recordName, record.recordType,
-            fieldsJSON ?? RecordJSON.encode(fields: record.fields).serialized(), record.modified)
+            fieldsJSON ?? RecordJSON.fieldsText(record.fields), record.modified)
     }
 
     /// Inserts a local record unless the store has one of that name (inside a caller's
@@ -80,7 +80,7 @@ extension DeviceStore {
             INSERT INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
             VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(container, zone_name, record_name) DO NOTHING
             """, container, record.zoneName, record.recordName, record.recordType,
-            fieldsJSON ?? RecordJSON.encode(fields: record.fields).serialized(), record.modified)
+            fieldsJSON ?? RecordJSON.fieldsText(record.fields), record.modified)
         return connection.changes > 0
     }
 
@@ -112,8 +112,7 @@ extension DeviceStore {
     }
 
     static func decodeFields(_ row: Statement, _ column: Int32) throws -> [String: FieldValue] {
-        let json = try row.withBytes(column) { try JSONValue.parse(bytes: Array($0)) }
-        return try RecordJSON.decodeFields(json)
+        try RecordJSON.decodeFields(bytes: row.withBytes(column) { Array($0) })
     }
 
     /// A local record, or nil.

@@ -32,7 +32,7 @@ public enum EditTime {
 
     /// The field's entry as `RecordJSON.encode(fields:)` writes it, split around the time.
     static let entryParts: (head: String, tail: String) = {
-        let sample = RecordJSON.encode(fields: [field: .timestamp(0)]).serialized()
+        let sample = RecordJSON.fieldsText([field: .timestamp(0)])
         let entry = String(sample.dropFirst().dropLast())
         let cut = entry.firstRange(of: ":0,")!
         return (String(entry[..<cut.lowerBound]) + ":", String(entry[entry.index(after: cut.lowerBound)...].dropFirst()))

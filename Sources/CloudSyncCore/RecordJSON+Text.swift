@@ -1,0 +1,135 @@
+/// The `fields` dictionary as stored text, written and read without the `JSONValue` tree in
+/// between: every record pushed, pulled, fetched or cached goes through these two, so they are
+/// the common cases of `encode(fields:).serialized()` and `decodeFields(JSONValue.parse(…))`
+/// done in one pass. Both give exactly what those give (tests compare them on every field type
+/// and on malformed input).
+extension RecordJSON {
+    /// `encode(fields:).serialized()`, byte for byte: fields sorted by name, each
+    /// `{"value":…,"type":"…"}`.
+    public static func fieldsText(_ fields: [String: FieldValue]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + fields.count * 48)
+        out.append(UInt8(ascii: "{"))
+        for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(name, to: &out)
+            out.append(contentsOf: #":{"value":"#.utf8)
+            writeValue(value, to: &out)
+            out.append(contentsOf: #","type":"#.utf8)
+            JSONValue.writeString(value.typeName.description, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `encodeValue(value)` written compactly; the scalar types without building a JSONValue.
+    static func writeValue(_ value: FieldValue, to out: inout [UInt8]) {
+        switch value {
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .int64(let i), .timestamp(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: JSONValue.format(d).utf8)
+        case .bytes(let b), .encryptedBytes(let b):
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: Base64.encode(b).utf8)
+            out.append(UInt8(ascii: "\""))
+        case .reference, .location, .asset, .list: encodeValue(value).writeCompact(to: &out)
+        }
+    }
+
+    /// `decodeFields(JSONValue.parse(bytes: bytes))`: the same fields, or the same error (a
+    /// `JSONParseError` or a `CloudError`). The stored shape (an object of
+    /// `{"value": …, "type": "…"}` objects) is decoded in one pass; anything else, malformed
+    /// input included, takes the general path, which gives the error.
+    public static func decodeFields(bytes: [UInt8]) throws -> [String: FieldValue] {
+        var parser = JSONByteParser(bytes: bytes)
+        if let fields = try? parser.parseStoredFields() { return fields }
+        return try decodeFields(JSONValue.parse(bytes: bytes))
+    }
+}
+
+extension JSONByteParser {
+    /// Why the one-pass decoding gave up (the caller then takes the general path).
+    struct NotStoredShape: Error {}
+
+    /// The fields of a stored `fields` object, decoded as `RecordJSON.decodeFields` does. Throws
+    /// on anything unusual (a field that is not an object, a repeated key, an unknown type,
+    /// malformed JSON): the general path then decides, with its own messages.
+    mutating func parseStoredFields() throws -> [String: FieldValue] {
+        skipWhitespace()
+        try expect(UInt8(ascii: "{"))
+        var fields: [String: FieldValue] = [:]
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                let name = try parseString()
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"))
+                skipWhitespace()
+                guard fields[name] == nil else { throw NotStoredShape() }
+                fields[name] = try parseStoredField(named: name)
+                skipWhitespace()
+                if peek(UInt8(ascii: ",")) { index += 1; continue }
+                try expect(UInt8(ascii: "}"))
+                break
+            }
+        }
+        skipWhitespace()
+        guard index == bytes.count else { throw NotStoredShape() }
+        return fields
+    }
+
+    /// One `{"value": …, "type": "…"}` entry (other keys are read and ignored, as the general
+    /// path does).
+    private mutating func parseStoredField(named name: String) throws -> FieldValue {
+        try expect(UInt8(ascii: "{"))
+        var value: JSONValue?
+        var typeText: String?
+        skipWhitespace()
+        if !peek(UInt8(ascii: "}")) {
+            while true {
+                skipWhitespace()
+                guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                let key = try parseString()
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"))
+                skipWhitespace()
+                switch key {
+                case "value":
+                    guard value == nil else { throw NotStoredShape() }
+                    value = try parseValue(depth: 2)
+                case "type":
+                    guard typeText == nil, peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                    typeText = try parseString()
+                default:
+                    _ = try parseValue(depth: 2)
+                }
+                skipWhitespace()
+                if peek(UInt8(ascii: ",")) { index += 1; continue }
+                break
+            }
+        }
+        try expect(UInt8(ascii: "}"))
+        guard let value else { throw NotStoredShape() }
+        try NameRules.validateIdentifier(name, kind: "field name")
+        let type: FieldTypeName
+        if let typeText {
+            guard let parsed = FieldTypeName(typeText) else { throw NotStoredShape() }
+            type = parsed
+        } else {
+            type = try RecordJSON.inferType(value, field: name)
+        }
+        return try RecordJSON.decodeValue(value, type: type, field: name)
+    }
+
+    private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        guard peek(byte) else { throw NotStoredShape() }
+        index += 1
+    }
+}
