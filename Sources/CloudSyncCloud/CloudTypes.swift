@@ -112,11 +112,19 @@ public struct ModifyRequest: Sendable {
     public var saves: [Record]
     public var deletes: [RecordID]
     public var policy: SavePolicy
+    /// The fields of some saves as stored text, when the caller already holds them (the
+    /// synchronizer reads them so from the local store): JSON that `RecordJSON.decodeFields`
+    /// turns into exactly that record's `fields`. A backend that stores fields as this text
+    /// may store it as it is instead of encoding the same fields again; any backend may ignore
+    /// it.
+    public var encodedFields: [RecordID: String]
 
-    public init(saves: [Record] = [], deletes: [RecordID] = [], policy: SavePolicy = .ifServerRecordUnchanged) {
+    public init(saves: [Record] = [], deletes: [RecordID] = [], policy: SavePolicy = .ifServerRecordUnchanged,
+                encodedFields: [RecordID: String] = [:]) {
         self.saves = saves
         self.deletes = deletes
         self.policy = policy
+        self.encodedFields = encodedFields
     }
 }
 

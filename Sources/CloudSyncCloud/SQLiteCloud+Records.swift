@@ -81,7 +81,7 @@ extension SQLiteCloud {
                         continue
                     }
                     try modifyZone(zone, dbID: db.id, saves: saves, deletes: deletes, policy: modify.policy,
-                                   request: request, into: &result)
+                                   encodedFields: modify.encodedFields, request: request, into: &result)
                 }
                 return result
             }
@@ -92,7 +92,7 @@ extension SQLiteCloud {
     struct AtomicRollback: Error {}
 
     func modifyZone(_ zone: ZoneRow, dbID: Int64, saves: [Record], deletes: [RecordID], policy: SavePolicy,
-                    request: DatabaseRequest, into result: inout ModifyResult) throws {
+                    encodedFields: [RecordID: String] = [:], request: DatabaseRequest, into result: inout ModifyResult) throws {
         var zoneResult = ModifyResult()
         var seq = zone.seq
         var countDelta = 0
@@ -103,7 +103,8 @@ extension SQLiteCloud {
                 for record in saves {
                     do {
                         let saved = try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp,
-                                                   seq: &seq, countDelta: &countDelta, request: request)
+                                                   seq: &seq, countDelta: &countDelta, request: request,
+                                                   encodedFields: encodedFields.isEmpty ? nil : encodedFields[record.recordID])
                         zoneResult.saved.append(saved)
                     } catch let error as CloudError {
                         var error = error
@@ -168,8 +169,14 @@ extension SQLiteCloud {
     /// inserted without reading first (one b-tree descent instead of two); only when a row of
     /// that name exists (a live record: conflict; a tombstone: re-creation) is it read and saved
     /// the general way (`probe: false`).
+    ///
+    /// `encodedFields`: the record's fields as stored text, when the caller had them (see
+    /// `ModifyRequest.encodedFields`); stored as they are unless the fields were merged.
     func saveRecord(_ record: Record, zone: ZoneRow, dbID: Int64, policy: SavePolicy, stamp: ChangeStamp,
-                    seq: inout Int64, countDelta: inout Int, request: DatabaseRequest, probe: Bool = true) throws -> Record {
+                    seq: inout Int64, countDelta: inout Int, request: DatabaseRequest, probe: Bool = true,
+                    encodedFields: String? = nil) throws -> Record {
+        assert(encodedFields.map { (try? RecordJSON.decodeFields(bytes: Array($0.utf8))) == record.fields } ?? true,
+               "encodedFields of \(record.recordID.recordName) are not its fields")
         try NameRules.validateRecordName(record.recordID.recordName)
         try NameRules.validateIdentifier(record.recordType, kind: "record type")
         for (name, value) in record.fields {
@@ -182,6 +189,7 @@ extension SQLiteCloud {
         let existing = insertBlind ? nil : try loadRecord(record.recordID.recordName, zone: zone, dbID: dbID, request: request)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
         var fields = record.fields
+        var merged = false
         var created = stamp
         if let live {
             if live.record.recordType != record.recordType {
@@ -204,6 +212,7 @@ extension SQLiteCloud {
                 }
             case .changedKeys:
                 fields = live.record.fields.merging(record.fields) { _, new in new }
+                merged = true
             case .allKeys:
                 break
             }
@@ -228,13 +237,13 @@ extension SQLiteCloud {
                 fields, has_refs, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
             """, dbID, zone.id, record.recordID.recordName, record.recordType, seq, tag,
-            RecordJSON.fieldsText(fields), !refs.isEmpty,
+            (merged ? nil : encodedFields) ?? RecordJSON.fieldsText(fields), !refs.isEmpty,
             created.timestamp, created.userRecordName, created.deviceID,
             stamp.timestamp, stamp.userRecordName, stamp.deviceID)
         if insertBlind && connection.changes == 0 {
             seq -= 1
             return try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp, seq: &seq,
-                                  countDelta: &countDelta, request: request, probe: false)
+                                  countDelta: &countDelta, request: request, probe: false, encodedFields: encodedFields)
         }
         if existing?.hasRefs == true {
             try connection.run("DELETE FROM refs WHERE db_id=? AND zone_id=? AND source=?", dbID, zone.id, record.recordID.recordName)

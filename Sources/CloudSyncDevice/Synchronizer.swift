@@ -151,7 +151,11 @@ public final class Synchronizer {
         let saves = items.compactMap(\.record)
         let deletes = items.filter { $0.local == nil && $0.cached != nil }.map(\.recordID)
         let neverUploaded = items.filter { $0.local == nil && $0.cached == nil }
-        let result = saves.isEmpty && deletes.isEmpty ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes)
+        // The local fields as stored, edit time spliced in, so the cloud need not encode them again.
+        var encoded: [RecordID: String] = [:]
+        for item in items { if let json = item.fieldsJSON { encoded[item.recordID] = json } }
+        let result = saves.isEmpty && deletes.isEmpty
+            ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes, encodedFields: encoded)
         let now = clock()
         let policy = options.mergePolicy
         // When every record of the batch went through, its pending marks go in one range delete
@@ -231,16 +235,17 @@ public final class Synchronizer {
     }
 
     /// A modify call that splits itself in halves on `limitExceeded` until it fits.
-    func modifySplitting(saves: [Record], deletes: [RecordID]) throws(CloudError) -> ModifyResult {
+    func modifySplitting(saves: [Record], deletes: [RecordID], encodedFields: [RecordID: String] = [:]) throws(CloudError) -> ModifyResult {
         do {
-            return try cloud.modifyRecords(ModifyRequest(saves: saves, deletes: deletes, policy: .ifServerRecordUnchanged), in: request)
+            return try cloud.modifyRecords(ModifyRequest(saves: saves, deletes: deletes, policy: .ifServerRecordUnchanged,
+                                                         encodedFields: encodedFields), in: request)
         } catch where error.code == .limitExceeded && saves.count + deletes.count > 1 {
             let half = (saves.count + deletes.count) / 2
             let firstSaves = Array(saves.prefix(half))
             let firstDeletes = Array(deletes.prefix(max(0, half - saves.count)))
-            let first = try modifySplitting(saves: firstSaves, deletes: firstDeletes)
+            let first = try modifySplitting(saves: firstSaves, deletes: firstDeletes, encodedFields: encodedFields)
             let second = try modifySplitting(saves: Array(saves.dropFirst(firstSaves.count)),
-                                             deletes: Array(deletes.dropFirst(firstDeletes.count)))
+                                             deletes: Array(deletes.dropFirst(firstDeletes.count)), encodedFields: encodedFields)
             return ModifyResult(saved: first.saved + second.saved, deleted: first.deleted + second.deleted,
                                 errors: first.errors.merging(second.errors) { a, _ in a })
         }
