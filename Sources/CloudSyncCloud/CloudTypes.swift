@@ -235,11 +235,18 @@ public struct ZoneChanges: Sendable {
     /// The token to store together with this page.
     public var token: ServerChangeToken
     public var moreComing: Bool
+    /// The fields of `changed[i]` as the backend stores them (JSON text that
+    /// `RecordJSON.decodeFields` turns into exactly those fields), when it keeps them so: a
+    /// cache that stores fields as text can keep this instead of encoding them again. Empty,
+    /// or nil entries, where the backend has no such text.
+    public var encodedFields: [String?]
 
-    public init(changed: [Record], deleted: [RecordDeletion], token: ServerChangeToken, moreComing: Bool) {
+    public init(changed: [Record], deleted: [RecordDeletion], token: ServerChangeToken, moreComing: Bool,
+                encodedFields: [String?] = []) {
         self.changed = changed
         self.deleted = deleted
         self.token = token
         self.moreComing = moreComing
+        self.encodedFields = encodedFields
     }
 }

@@ -92,6 +92,7 @@ extension SQLiteCloud {
                 try statement.bind([db.id, zone.id, since, pageSize + 1])
                 defer { statement.reset() }
                 var changed: [Record] = []
+                var encodedFields: [String?] = []
                 var deleted: [RecordDeletion] = []
                 var count = 0
                 var lastSeq = since
@@ -99,16 +100,18 @@ extension SQLiteCloud {
                 while try statement.step() {
                     if count == pageSize { moreComing = true; break }
                     count += 1
-                    let stored = try decodeRow(statement, zoneID: zoneID)
+                    let stored = try decodeRow(statement, zoneID: zoneID, keepingText: true)
                     lastSeq = stored.seq
                     if stored.deleted {
                         deleted.append(RecordDeletion(recordID: stored.record.recordID, recordType: stored.record.recordType))
                     } else {
                         changed.append(stored.record)
+                        encodedFields.append(stored.fieldsText)
                     }
                 }
                 return ZoneChanges(changed: changed, deleted: deleted,
-                                   token: zoneToken(zone, seq: moreComing ? lastSeq : zone.seq), moreComing: moreComing)
+                                   token: zoneToken(zone, seq: moreComing ? lastSeq : zone.seq), moreComing: moreComing,
+                                   encodedFields: encodedFields)
             }
         }
     }

@@ -14,21 +14,27 @@ extension SQLiteCloud {
         var seq: Int64
         var deleted: Bool
         var hasRefs: Bool
+        /// The fields column as stored (nil for a tombstone), when asked for.
+        var fieldsText: String? = nil
     }
 
-    func decodeRow(_ row: Statement, zoneID: ZoneID) throws -> StoredRecord {
+    /// `keepingText`: also keep the fields column's text (for fetched changes).
+    func decodeRow(_ row: Statement, zoneID: ZoneID, keepingText: Bool = false) throws -> StoredRecord {
         let recordID = RecordID(recordName: row.string(0), zoneID: zoneID)
         let deleted = row.bool(11)
         var fields: [String: FieldValue] = [:]
+        var text: String?
         if !deleted, !row.isNull(3) {
-            fields = try RecordJSON.decodeFields(bytes: row.withBytes(3) { Array($0) })
+            let bytes = row.withBytes(3) { Array($0) }
+            fields = try RecordJSON.decodeFields(bytes: bytes)
+            if keepingText { text = String(decoding: bytes, as: UTF8.self) }
         }
         let system = SystemFields(
             changeTag: row.optionalString(2) ?? "",
             created: ChangeStamp(timestamp: row.int64(4), userRecordName: row.string(5), deviceID: row.string(6)),
             modified: ChangeStamp(timestamp: row.int64(7), userRecordName: row.string(8), deviceID: row.string(9)))
         return StoredRecord(record: Record(recordID: recordID, recordType: row.string(1), fields: fields, system: system),
-                            seq: row.int64(10), deleted: deleted, hasRefs: row.bool(12))
+                            seq: row.int64(10), deleted: deleted, hasRefs: row.bool(12), fieldsText: text)
     }
 
     func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, request: DatabaseRequest) throws -> StoredRecord? {

@@ -154,7 +154,7 @@ public struct ChangeFetcher {
                 return
             }
             try store.apply(CachePage(zoneID: zoneID, changed: page.changed, deleted: page.deleted.map(\.recordID),
-                                      token: page.token), scope, now: clock(), sink: sink)
+                                      token: page.token, encodedFields: page.encodedFields), scope, now: clock(), sink: sink)
             summary.pages += 1
             summary.changedRecords += page.changed.count
             summary.deletedRecords += page.deleted.count

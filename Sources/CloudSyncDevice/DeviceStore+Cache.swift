@@ -21,13 +21,19 @@ public struct CachePage: Sendable {
     /// The fields of `changed` as the cache stores them (JSON text), once `apply` has encoded
     /// them: a sink writing the same fields locally reuses them instead of encoding again.
     var encodedFields: [String]?
+    /// The text the cloud gave for `changed`, aligned with it (or empty).
+    var givenFields: [String?] = []
     public var token: ServerChangeToken
 
-    public init(zoneID: ZoneID, changed: [Record], deleted: [RecordID], token: ServerChangeToken) {
+    /// A page; `encodedFields`: the fields of `changed` as text where the cloud had them
+    /// (`ZoneChanges.encodedFields`), kept instead of encoding the fields again.
+    public init(zoneID: ZoneID, changed: [Record], deleted: [RecordID], token: ServerChangeToken,
+                encodedFields: [String?] = []) {
         self.zoneID = zoneID
         self.changed = changed
         self.deleted = deleted
         self.token = token
+        self.givenFields = encodedFields.count == changed.count ? encodedFields : []
     }
 }
 
@@ -86,7 +92,9 @@ extension DeviceStore {
         try guarded {
             try connection.transaction(.immediate) {
                 var page = page
-                let encoded = page.changed.map { RecordJSON.fieldsText($0.fields) }
+                let encoded = page.givenFields.isEmpty
+                    ? page.changed.map { RecordJSON.fieldsText($0.fields) }
+                    : zip(page.changed, page.givenFields).map { $1 ?? RecordJSON.fieldsText($0.fields) }
                 page.encodedFields = encoded
                 if let sink {
                     // Only a record with local changes waiting is merged, and only a merge needs

@@ -36,4 +36,22 @@ struct EncodedFieldsConformanceTests {
         let fetched = try f.cloud.fetchRecords([change.recordID], in: r)[change.recordID]
         #expect(try fetched?.get().fields == ["a": .int64(1), "b": .int64(2)], "changedKeys merges with the stored record")
     }
+
+    @Test(arguments: CloudBackend.allCases)
+    func fetchedChangesCarryTextThatDecodesToTheirFields(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z", atomic: false)], in: r)
+        try f.save([f.record("a", zone: "Z", r, fields: ["s": .string("x"), "n": .int64(1)]),
+                    f.record("b", zone: "Z", r, fields: ["loc": .location(Location(latitude: 1, longitude: 2))])], r)
+        _ = try f.cloud.modifyRecords(ModifyRequest(deletes: [RecordID(recordName: "b", zoneID: r.zoneID("Z"))]), in: r)
+        try f.save([f.record("c", zone: "Z", r)], r)
+        let page = try f.cloud.fetchZoneChanges("Z", since: nil, limit: 100, in: r)
+        #expect(page.encodedFields.isEmpty || page.encodedFields.count == page.changed.count)
+        for (record, text) in zip(page.changed, page.encodedFields) {
+            guard let text else { continue }
+            #expect(try RecordJSON.decodeFields(bytes: Array(text.utf8)) == record.fields, "\(record.recordID.recordName)")
+        }
+        #expect(page.changed.map(\.recordID.recordName).sorted() == ["a", "c"])
+    }
 }
