@@ -113,19 +113,30 @@ public struct OTPLabelIndex: Sendable, Equatable {
     /// This is what `otp code QUERY` runs. Nil when the text is malformed.
     static func match(_ query: String, inSerialized bytes: UnsafeRawBufferPointer) -> OTPQueryResult<Entry>? {
         guard !query.isEmpty else { return OTPQueryResult.none }
-        let q = OTPQuery.Text(query)
+        var q = OTPQuery.Text(query)
+        // One check of the whole text spares a check of every label.
+        q.labelsAreASCII = OTPQuery.Text.isASCII(bytes)
         var hits = OTPQuery.Hits<Entry>()
         var scratch: [UInt8] = []
-        scratch.reserveCapacity(256)
         let complete = scan(bytes) { _ in } entry: { line in
             if line.escaped {
+                var labelsQuery = q
+                labelsQuery.labelsAreASCII = false
                 let entry = line.entry()
-                hits.add(entry, rule: q.firstRule(name: entry.labels.name, issuer: entry.labels.issuer,
-                                                  account: entry.labels.account, through: hits.best))
+                hits.add(entry, rule: labelsQuery.firstRule(name: entry.labels.name, issuer: entry.labels.issuer,
+                                                            account: entry.labels.account, through: hits.best))
                 return
             }
-            let rule = line.withName(scratch: &scratch) { name in
-                q.firstRule(name: name, issuer: line.issuer, account: line.account, through: hits.best)
+            let rule: Int?
+            if line.nameIsPair && !q.hasColon {
+                // A query without ':' cannot equal `issuer:account`, and a part of it lies within
+                // the issuer or the account, which are compared anyway: the name adds nothing.
+                rule = q.firstRule(name: UnsafeBufferPointer(start: nil, count: 0), issuer: line.issuer, account: line.account,
+                                   through: hits.best)
+            } else {
+                rule = line.withName(scratch: &scratch) { name in
+                    q.firstRule(name: name, issuer: line.issuer, account: line.account, through: hits.best)
+                }
             }
             if let rule { hits.add(line.entry(), rule: rule) }
         }

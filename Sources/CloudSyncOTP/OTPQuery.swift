@@ -78,12 +78,18 @@ public enum OTPQuery {
         let bytes: [UInt8]
         let folded: [UInt8]
         let loweredText: String
+        /// The query has a ':' (only then can it span an `issuer:account` name).
+        let hasColon: Bool
+        /// Set when every label compared is known to be ASCII (checked once for a whole label
+        /// index): the per-label checks are skipped.
+        var labelsAreASCII = false
 
         init(_ text: String) {
             self.text = text
             bytes = Array(text.utf8)
             loweredText = text.lowercased()
             folded = Array(loweredText.utf8)
+            hasColon = bytes.contains(UInt8(ascii: ":"))
         }
 
         /// The first rule, up to `limit`, that labels fit; nil when none does.
@@ -115,7 +121,7 @@ public enum OTPQuery {
         func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool { other.elementsEqual(bytes) }
 
         func equalsCaseless(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard Text.isASCII(other) else { return Text.string(other).lowercased() == loweredText }
+            guard labelsAreASCII || Text.isASCII(other) else { return Text.string(other).lowercased() == loweredText }
             guard other.count == folded.count else { return false }
             for index in 0..<other.count where Text.fold(other[index]) != folded[index] { return false }
             return true
@@ -127,7 +133,7 @@ public enum OTPQuery {
             let issuerCount = issuer.count
             guard issuerCount + 1 + account.count == bytes.count, bytes[issuerCount] == UInt8(ascii: ":") else { return false }
             if caseless {
-                guard Text.isASCII(issuer), Text.isASCII(account) else {
+                guard labelsAreASCII || (Text.isASCII(issuer) && Text.isASCII(account)) else {
                     return (Text.string(issuer) + ":" + Text.string(account)).lowercased() == loweredText
                 }
                 guard folded.count == bytes.count, folded[issuerCount] == UInt8(ascii: ":") else { return false }
@@ -140,7 +146,9 @@ public enum OTPQuery {
 
         func isCaselessPart(of haystack: UnsafeBufferPointer<UInt8>) -> Bool {
             guard haystack.count >= folded.count else { return false }
-            guard Text.isASCII(haystack) else { return Text.string(haystack).lowercased().contains(loweredText) }
+            guard labelsAreASCII || Text.isASCII(haystack) else {
+                return Text.string(haystack).lowercased().contains(loweredText)
+            }
             guard let first = folded.first else { return true }
             var start = 0
             while start + folded.count <= haystack.count {
@@ -156,6 +164,20 @@ public enum OTPQuery {
 
         @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             !bytes.contains { $0 >= 128 }
+        }
+
+        /// Whether a whole buffer is ASCII, eight bytes at a time.
+        static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+            var offset = 0
+            while offset + 8 <= raw.count {
+                if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                offset += 8
+            }
+            while offset < raw.count {
+                if raw[offset] >= 128 { return false }
+                offset += 1
+            }
+            return true
         }
 
         static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -41,6 +41,19 @@ struct LabelIndexMatchTests {
         #expect(describe(OTPLabelIndex.match(query, inSerialized: text)) == describe(direct))
     }
 
+    /// The same on an all-ASCII index (the per-label ASCII checks are skipped there).
+    @Test(arguments: ["GitHub", "github", "GitHub:alice-corp", "github:ALICE-CORP", "Google", "google", "bob", "web serv",
+                      "alice", "vpn", "VPN", "nothing", "here\\and", "x\ty", "pair:Y", "Pair:y", "air:", "e:x", "b:A",
+                      "otp-1", "Service", ":", "gle:al"])
+    func agreesOnAnASCIIIndex(query: String) {
+        let ascii = OTPLabelIndex(lastTransaction: 1, entries: labels.enumerated().filter { $0.element.name.utf8.allSatisfy { $0 < 128 } }
+            .map { .init(recordName: "otp-\($0.offset)", labels: $0.element) })
+        let text = ascii.serialized()
+        #expect(text.utf8.allSatisfy { $0 < 128 })
+        let direct = OTPQuery.match(query, in: OTPLabelIndex.parse(text)!.entries, labels: \.labels)
+        #expect(describe(OTPLabelIndex.match(query, inSerialized: text)) == describe(direct))
+    }
+
     @Test func namesThatAreIssuerColonAccountAreWrittenAsOneByte() {
         let text = index.serialized()
         #expect(text.contains("otp-2\tGoogle:alice@gmail.com") == false)
