@@ -11,6 +11,12 @@ public struct CommandRegistry: Sendable {
         public let name: String
         /// Builds (or returns) the spec; its name must be `name`.
         public let build: @Sendable () -> CommandSpec
+
+        /// A command by name, built by `build` when first needed.
+        public init(name: String, build: @escaping @Sendable () -> CommandSpec) {
+            self.name = name
+            self.build = build
+        }
     }
 
     /// The top-level commands in registration order, as names and builders.
@@ -109,7 +115,11 @@ public struct CommandRegistry: Sendable {
             problems.append("\(where_) has both subcommands and positional arguments")
         }
         var names: Set<String> = []
-        for sub in spec.subcommands {
+        let subcommands = spec.subcommands
+        for (declared, sub) in zip(spec.declaredSubcommandNames, subcommands) where declared != sub.name {
+            problems.append("\(where_): subcommand '\(declared)' is registered with a spec named '\(sub.name)'")
+        }
+        for sub in subcommands {
             if !names.insert(sub.name).inserted {
                 problems.append("\(where_): subcommand '\(sub.name)' is declared twice")
             }

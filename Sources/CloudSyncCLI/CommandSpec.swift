@@ -48,7 +48,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// A group whose subcommands are registry entries, each built only when reached (the root
-    /// of the command table).
+    /// of the command table, or a large family: `otp` builds only the subcommand it runs).
     public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
                 examples: [Example] = [], registered: [CommandRegistry.Entry]) {
         self.name = name
@@ -68,6 +68,14 @@ public struct CommandSpec: Sendable {
         switch table {
         case .built(let specs): specs.first { $0.name == name }
         case .registered(let entries): entries.first { $0.name == name }?.build()
+        }
+    }
+
+    /// The names the subcommands are registered under (registered ones are not built).
+    var declaredSubcommandNames: [String] {
+        switch table {
+        case .built(let specs): specs.map(\.name)
+        case .registered(let entries): entries.map(\.name)
         }
     }
 

@@ -150,6 +150,12 @@ import Testing
         #expect(built.names == ["beta"], "looking one up builds only that one")
         #expect(root.subcommands.map(\.name) == ["alpha", "beta", "delta", "help"])
         #expect(registry.diagnostics() == ["'gamma' is registered with a spec named 'delta'"])
+        var nested = CommandRegistry()
+        nested.register(CommandSpec(name: "family", abstract: "F", registered: [
+            .init(name: "one") { CommandSpec(name: "one", abstract: "1", run: { _, _ in }) },
+            .init(name: "two") { CommandSpec(name: "deux", abstract: "2", run: { _, _ in }) },
+        ]))
+        #expect(nested.diagnostics() == ["'cloudsync family': subcommand 'two' is registered with a spec named 'deux'"])
     }
 }
 

@@ -36,8 +36,14 @@ public enum OTPCommand {
             Example("cloudsync otp import aegis-export.json", "Import an Aegis vault (plain or encrypted)."),
             Example("cloudsync otp sync on", "Sync tokens between this account's devices."),
         ],
-        subcommands: [OTPAdd.spec, OTPCode.spec, OTPVerify.spec, OTPManage.list, OTPManage.show, OTPManage.rename,
-                      OTPManage.remove, OTPImport.spec, OTPExport.spec, OTPSync.spec])
+        // Built one at a time, when a command line reaches it: `otp code` builds only its own.
+        registered: [
+            .init(name: "add") { OTPAdd.spec }, .init(name: "code") { OTPCode.spec },
+            .init(name: "verify") { OTPVerify.spec }, .init(name: "list") { OTPManage.list },
+            .init(name: "show") { OTPManage.show }, .init(name: "rename") { OTPManage.rename },
+            .init(name: "remove") { OTPManage.remove }, .init(name: "import") { OTPImport.spec },
+            .init(name: "export") { OTPExport.spec }, .init(name: "sync") { OTPSync.spec },
+        ])
 
     /// The argument every lookup takes.
     static let queryArgument = ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one.", completion: .otpName)
