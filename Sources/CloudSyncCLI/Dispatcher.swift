@@ -24,17 +24,19 @@ public struct Dispatcher: Sendable {
     /// Help, man pages, completions and the REPL read this.
     public var rootCommand: CommandSpec {
         let dispatcher = self
-        let help = HelpCommand.spec { context, arguments in
-            let invocation = Invocation(dispatcher: dispatcher, environment: context.environment,
-                                        output: context.output, isInteractive: context.isInteractive)
-            let status = invocation.showHelp(topic: arguments.arguments(HelpCommand.topicArgument),
-                                             all: arguments.flag("all"))
-            if status != 0 { throw CLIError.exit(status) }
+        // Built, like the families, only when a command line (or a table reader) reaches it.
+        let help = CommandRegistry.Entry(name: HelpCommand.name) {
+            HelpCommand.spec { context, arguments in
+                let invocation = Invocation(dispatcher: dispatcher, environment: context.environment,
+                                            output: context.output, isInteractive: context.isInteractive)
+                let status = invocation.showHelp(topic: arguments.arguments(HelpCommand.topicArgument),
+                                                 all: arguments.flag("all"))
+                if status != 0 { throw CLIError.exit(status) }
+            }
         }
         return CommandSpec(name: Dispatcher.programName, abstract: Dispatcher.abstract,
                            discussion: Dispatcher.discussion, options: GlobalOptions.all,
-                           examples: Dispatcher.examples,
-                           registered: registry.entries + [CommandRegistry.Entry(name: help.name, build: { help })])
+                           examples: Dispatcher.examples, registered: registry.entries + [help])
     }
 
     /// Runs one command line.
