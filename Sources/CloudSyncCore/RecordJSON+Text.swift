@@ -57,26 +57,10 @@ extension JSONByteParser {
     /// malformed JSON): the general path then decides, with its own messages.
     mutating func parseStoredFields() throws -> [String: FieldValue] {
         skipWhitespace()
-        try expect(UInt8(ascii: "{"))
         var fields: [String: FieldValue] = [:]
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            index += 1
-        } else {
-            while true {
-                skipWhitespace()
-                guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-                let name = try parseString()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"))
-                skipWhitespace()
-                guard fields[name] == nil else { throw NotStoredShape() }
-                fields[name] = try parseStoredField(named: name)
-                skipWhitespace()
-                if peek(UInt8(ascii: ",")) { index += 1; continue }
-                try expect(UInt8(ascii: "}"))
-                break
-            }
+        try parseMembers { parser, name in
+            guard fields[name] == nil else { throw NotStoredShape() }
+            fields[name] = try parser.parseStoredField(named: name)
         }
         skipWhitespace()
         guard index == bytes.count else { throw NotStoredShape() }
@@ -86,34 +70,20 @@ extension JSONByteParser {
     /// One `{"value": …, "type": "…"}` entry (other keys are read and ignored, as the general
     /// path does).
     private mutating func parseStoredField(named name: String) throws -> FieldValue {
-        try expect(UInt8(ascii: "{"))
         var value: JSONValue?
         var typeText: String?
-        skipWhitespace()
-        if !peek(UInt8(ascii: "}")) {
-            while true {
-                skipWhitespace()
-                guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-                let key = try parseString()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"))
-                skipWhitespace()
-                switch key {
-                case "value":
-                    guard value == nil else { throw NotStoredShape() }
-                    value = try parseValue(depth: 2)
-                case "type":
-                    guard typeText == nil, peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-                    typeText = try parseString()
-                default:
-                    _ = try parseValue(depth: 2)
-                }
-                skipWhitespace()
-                if peek(UInt8(ascii: ",")) { index += 1; continue }
-                break
+        try parseMembers { parser, key in
+            switch key {
+            case "value":
+                guard value == nil else { throw NotStoredShape() }
+                value = try parser.parseValue(depth: 2)
+            case "type":
+                guard typeText == nil, parser.peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                typeText = try parser.parseString()
+            default:
+                _ = try parser.parseValue(depth: 2)
             }
         }
-        try expect(UInt8(ascii: "}"))
         guard let value else { throw NotStoredShape() }
         try NameRules.validateIdentifier(name, kind: "field name")
         let type: FieldTypeName
@@ -124,6 +94,27 @@ extension JSONByteParser {
             type = try RecordJSON.inferType(value, field: name)
         }
         return try RecordJSON.decodeValue(value, type: type, field: name)
+    }
+
+    /// Walks an object from its `{` to its `}`: for each member reads the key and the `:`, and
+    /// calls `member` with the parser at the value, which `member` must read.
+    private mutating func parseMembers(_ member: (inout JSONByteParser, String) throws -> Void) throws {
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+            let key = try parseString()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            try member(&self, key)
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) { index += 1; continue }
+            try expect(UInt8(ascii: "}"))
+            return
+        }
     }
 
     private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }

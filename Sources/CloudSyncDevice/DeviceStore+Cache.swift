@@ -18,11 +18,10 @@ public struct CachePage: Sendable {
     public var zoneID: ZoneID
     public var changed: [Record]
     public var deleted: [RecordID]
-    /// The fields of `changed` as the cache stores them (JSON text), once `apply` has encoded
-    /// them: a sink writing the same fields locally reuses them instead of encoding again.
-    var encodedFields: [String]?
-    /// The text the cloud gave for `changed`, aligned with it (or empty).
-    var givenFields: [String?] = []
+    /// The fields of `changed` as the cache stores them (JSON text), aligned with it: what the
+    /// cloud gave (`ZoneChanges.encodedFields`), and after `apply` every one, so a sink writing
+    /// the same fields locally reuses them instead of encoding again. Empty when unknown.
+    var encodedFields: [String?]
     public var token: ServerChangeToken
 
     /// A page; `encodedFields`: the fields of `changed` as text where the cloud had them
@@ -33,7 +32,7 @@ public struct CachePage: Sendable {
         self.changed = changed
         self.deleted = deleted
         self.token = token
-        self.givenFields = encodedFields.count == changed.count ? encodedFields : []
+        self.encodedFields = encodedFields.count == changed.count ? encodedFields : []
     }
 }
 
@@ -92,9 +91,9 @@ extension DeviceStore {
         try guarded {
             try connection.transaction(.immediate) {
                 var page = page
-                let encoded = page.givenFields.isEmpty
-                    ? page.changed.map { RecordJSON.fieldsText($0.fields) }
-                    : zip(page.changed, page.givenFields).map { $1 ?? RecordJSON.fieldsText($0.fields) }
+                let given = page.encodedFields.count == page.changed.count
+                    ? page.encodedFields : Array(repeating: nil, count: page.changed.count)
+                let encoded = zip(page.changed, given).map { $1 ?? RecordJSON.fieldsText($0.fields) }
                 page.encodedFields = encoded
                 if let sink {
                     // Only a record with local changes waiting is merged, and only a merge needs

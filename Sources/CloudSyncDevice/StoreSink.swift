@@ -44,7 +44,7 @@ final class StoreSink: LocalSink {
             // statement; an existing one is read, and rewritten only if it differs.
             // Fields the adapter and assets left as they are can reuse the cache's JSON.
             var json: String?
-            if fields == incoming.fields, let encoded = page.encodedFields?[index] {
+            if fields == incoming.fields, index < page.encodedFields.count, let encoded = page.encodedFields[index] {
                 json = incoming.fields.count == record.fields.count ? encoded
                     : edited.flatMap { EditTime.removing($0, fromJSON: encoded) }
             }

@@ -115,8 +115,6 @@ public final class Statement {
 
     /// Calls `body` with the raw bytes of a blob or text column without copying.
     public func withBytes<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let pointer = sqlite3_column_blob(handle, column)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+        try body(rawBytes(column))
     }
 }

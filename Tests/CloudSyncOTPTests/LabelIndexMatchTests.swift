@@ -4,13 +4,8 @@ import Testing
 @Suite("Matching on the label index's text form")
 struct LabelIndexMatchTests {
     typealias L = OTPQuery.Labels
-    let labels = [
-        L(name: "GitHub", issuer: "GitHub", account: "alice"),
-        L(name: "GitHub:work", issuer: "GitHub", account: "alice-corp"),
-        L(name: "Google:alice@gmail.com", issuer: "Google", account: "alice@gmail.com"),
-        L(name: "Google:bob@gmail.com", issuer: "Google", account: "bob@gmail.com"),
-        L(name: "vpn", issuer: "", account: ""),
-        L(name: "AWS root", issuer: "Amazon Web Services", account: "root"),
+    /// The query tests' tokens, then escapes, non-ASCII labels and names around the 0x01 marker.
+    let labels = QueryTests().tokens + [
         L(name: "tab\there\\and\nnewline", issuer: "Odd\\Issuer", account: "x\ty"),
         L(name: "Ärzte", issuer: "Ärztekammer", account: "jörg"),
         L(name: "ÄRZTE:JÖRG", issuer: "", account: ""),
@@ -19,8 +14,18 @@ struct LabelIndexMatchTests {
         L(name: "\u{1}", issuer: "", account: ""),
     ]
 
-    var index: OTPLabelIndex {
-        OTPLabelIndex(lastTransaction: 42, entries: labels.enumerated().map { .init(recordName: "otp-\($0.offset)", labels: $0.element) })
+    var index: OTPLabelIndex { Self.index(of: labels, transaction: 42) }
+
+    /// An index of `labels`, the record names `otp-0`, `otp-1`, … in their order.
+    static func index(of labels: [L], transaction: Int64) -> OTPLabelIndex {
+        OTPLabelIndex(lastTransaction: transaction, entries: labels.enumerated().map { .init(recordName: "otp-\($0.offset)", labels: $0.element) })
+    }
+
+    /// Matching the text form of `index` agrees with matching its parsed entries.
+    func expectAgreement(_ query: String, on index: OTPLabelIndex, sourceLocation: SourceLocation = #_sourceLocation) {
+        let text = index.serialized()
+        let direct = OTPQuery.match(query, in: OTPLabelIndex.parse(text)!.entries, labels: \.labels)
+        #expect(describe(OTPLabelIndex.match(query, inSerialized: text)) == describe(direct), sourceLocation: sourceLocation)
     }
 
     func describe(_ result: OTPQueryResult<OTPLabelIndex.Entry>?) -> String {
@@ -36,9 +41,7 @@ struct LabelIndexMatchTests {
                       "alice", "vpn", "VPN", "nothing", "", "here\\and", "x\ty", "Odd\\Issuer", "odd\\issuer", "ärzte", "pair:Y", "Pair:y", "\u{1}", "odd\u{1}name", "air:",
                       "Ärztekammer:jörg", "ärztekammer:JÖRG", "JÖRG", "ö", "otp-1", "Service", ":"])
     func agreesWithMatchingTheParsedEntries(query: String) {
-        let text = index.serialized()
-        let direct = OTPQuery.match(query, in: OTPLabelIndex.parse(text)!.entries, labels: \.labels)
-        #expect(describe(OTPLabelIndex.match(query, inSerialized: text)) == describe(direct))
+        expectAgreement(query, on: index)
     }
 
     /// The same on an all-ASCII index (the per-label ASCII checks are skipped there).
@@ -46,12 +49,9 @@ struct LabelIndexMatchTests {
                       "alice", "vpn", "VPN", "nothing", "here\\and", "x\ty", "pair:Y", "Pair:y", "air:", "e:x", "b:A",
                       "otp-1", "Service", ":", "gle:al"])
     func agreesOnAnASCIIIndex(query: String) {
-        let ascii = OTPLabelIndex(lastTransaction: 1, entries: labels.enumerated().filter { $0.element.name.utf8.allSatisfy { $0 < 128 } }
-            .map { .init(recordName: "otp-\($0.offset)", labels: $0.element) })
-        let text = ascii.serialized()
-        #expect(text.utf8.allSatisfy { $0 < 128 })
-        let direct = OTPQuery.match(query, in: OTPLabelIndex.parse(text)!.entries, labels: \.labels)
-        #expect(describe(OTPLabelIndex.match(query, inSerialized: text)) == describe(direct))
+        let ascii = Self.index(of: labels.filter { $0.name.utf8.allSatisfy { $0 < 128 } }, transaction: 1)
+        #expect(ascii.serialized().utf8.allSatisfy { $0 < 128 })
+        expectAgreement(query, on: ascii)
     }
 
     @Test func namesThatAreIssuerColonAccountAreWrittenAsOneByte() {
