@@ -23,6 +23,9 @@
 ///   `{%@, %@}` for items that hold commas). `%K` takes the next argument as a field name.
 /// - Reserved words (`AND`, `IN`, `TRUE`, …) can be used as field names as `#name`.
 /// - `FALSEPREDICATE` parses as `.not(.truePredicate)`.
+/// - At most ``Predicate/maxNestingDepth`` levels of `NOT`/`!` and parentheses may be open at
+///   once, and the result nests at most that deep (see ``Predicate/nestingDepth``): deeper text
+///   is an error, never a stack overflow.
 public enum PredicateParser {
     /// Parses `text`, binding `%@`/`%K` placeholders positionally from `arguments`.
     ///
@@ -31,7 +34,9 @@ public enum PredicateParser {
     /// where the text went wrong; a wrong number of arguments says how many were needed.
     public static func parse(_ text: String, arguments: [String] = []) throws(CloudError) -> Predicate {
         var state = PredicateParserState(text: text, arguments: arguments)
-        return try state.parseAll()
+        let predicate = try state.parseAll()
+        try predicate.validateNesting()
+        return predicate
     }
 
     /// The error for a mistake at a 1-based column.
@@ -54,6 +59,8 @@ struct PredicateParserState {
     let arguments: [String]
     var argumentsUsed = 0
     var placeholderCount = 0
+    /// `NOT`s and parentheses open at this point of the descent.
+    var nesting = 0
 
     init(text: String, arguments: [String]) {
         lexer = PredicateLexer(text)
@@ -125,12 +132,15 @@ struct PredicateParserState {
 
     mutating func parseCondition() throws(CloudError) -> Predicate {
         let token = try peek()
-        if token.keyword == "NOT" || token.isSymbol("!") {
+        let negates = token.keyword == "NOT" || token.isSymbol("!")
+        if negates || token.isSymbol("(") {
+            guard nesting < Predicate.maxNestingDepth else {
+                throw error(token, "nested more than \(Predicate.maxNestingDepth) levels deep; at most \(Predicate.maxNestingDepth) levels of NOT, AND and parentheses are allowed")
+            }
             skip()
-            return .not(try parseCondition())
-        }
-        if token.isSymbol("(") {
-            skip()
+            nesting += 1
+            defer { nesting -= 1 }
+            if negates { return .not(try parseCondition()) }
             let inner = try parseAnd()
             try expectSymbol(")", "expected ')' to close the '(' at column \(token.column)")
             return inner
