@@ -72,17 +72,3 @@ public protocol CloudService: AnyObject, Sendable {
     /// What a listener of `device` sleeps on between reads (see `NotificationWaiter`).
     func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter
 }
-
-/// CloudKit's request limits.
-public enum CloudLimits {
-    /// Records saved plus deleted in one modify call.
-    public static let maxRecordsPerModify = 400
-    /// Encoded size of one record.
-    public static let maxRecordSize = 1_048_576
-    /// Largest page of changes or query results.
-    public static let maxPageSize = 10_000
-    /// Size of one asset.
-    public static let maxAssetSize = 50 * 1_048_576
-    /// Default page size when the caller gives none.
-    public static let defaultPageSize = 400
-}

@@ -58,12 +58,18 @@ extension SQLiteCloud {
 
     /// The subscriptions of a database that a change in `zoneName` concerns: database
     /// subscriptions, the zone's subscriptions and query subscriptions of the zone or of every zone.
+    ///
+    /// A stored subscription that cannot be read back (damaged, or written past validation with
+    /// a predicate too deep to evaluate) is skipped and logged (`CloudLog`): one account's
+    /// subscription never fails another account's write.
     func activeSubscriptions(dbID: Int64, zoneName: String) throws -> [ActiveSubscription] {
         try connection.query("""
             SELECT \(SQLiteCloud.subscriptionColumns) FROM subscriptions
             WHERE db_id=? AND (kind='database' OR zone_name=? OR (kind='query' AND zone_name IS NULL))
             ORDER BY owner, subscription_id
-            """, [dbID, zoneName]) { ActiveSubscription(owner: $0.string(6), subscription: try decodeSubscription($0)) }
+            """, [dbID, zoneName]) { row in
+            try readableSubscription(row).map { ActiveSubscription(owner: row.string(6), subscription: $0) }
+        }.compactMap { $0 }
     }
 
     func deleteSubscription(_ active: ActiveSubscription, dbID: Int64) throws {

@@ -183,14 +183,7 @@ extension SQLiteCloud {
                     encodedFields: String? = nil) throws -> Record {
         assert(encodedFields.map { (try? RecordJSON.decodeFields(bytes: Array($0.utf8))) == record.fields } ?? true,
                "encodedFields of \(record.recordID.recordName) are not its fields")
-        try NameRules.validateRecordName(record.recordID.recordName)
-        try NameRules.validateIdentifier(record.recordType, kind: "record type")
-        for (name, value) in record.fields {
-            try NameRules.validateIdentifier(name, kind: "field name")
-            guard value.isFinite else {
-                throw CloudError(.invalidArguments, "field '\(name)' holds an infinite or NaN number, which a record cannot store")
-            }
-        }
+        try ServiceRules.validateSave(record)
         let insertBlind = probe && policy == .ifServerRecordUnchanged && record.changeTag == nil
         let existing = insertBlind ? nil : try loadRecord(record.recordID.recordName, zone: zone, dbID: dbID, request: request)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
@@ -228,10 +221,7 @@ extension SQLiteCloud {
         }
         var stored = Record(recordID: RecordID(recordName: record.recordID.recordName, zoneID: request.zoneID(zone.name)),
                             recordType: record.recordType, fields: fields)
-        if stored.estimatedSize > CloudLimits.maxRecordSize {
-            throw CloudError(.limitExceeded,
-                             "record '\(record.recordID.recordName)' is \(stored.estimatedSize) bytes; the limit is \(CloudLimits.maxRecordSize) (1 MB): store large data as an asset")
-        }
+        try ServiceRules.validateSize(stored)
         try checkSchema(container: request.container, recordType: record.recordType, fields: fields)
         try checkAssets(record.fields, dbID: dbID)
         seq += 1
@@ -304,6 +294,12 @@ extension SQLiteCloud {
 
     /// Checks field types against the container's schema and records new fields
     /// (development environment: the schema grows on save).
+    ///
+    /// The cache is this process's view and may be stale: another process may have added a
+    /// field since it was read. That is the normal case under concurrent saves, not an error: a
+    /// field the cache lacks is inserted only if absent, and when another writer got there
+    /// first its committed type is read back (inside this writer's transaction, so it is
+    /// current) and checked like a cached one.
     func checkSchema(container: String, recordType: String, fields: [String: FieldValue]) throws {
         let key = SchemaKey(container: container, recordType: recordType)
         var known: [String: FieldTypeName]
@@ -327,10 +323,27 @@ extension SQLiteCloud {
                                      "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
                 }
             } else {
-                try connection.run("INSERT INTO schema_fields(container, record_type, field, type) VALUES (?, ?, ?, ?)",
-                                   container, recordType, field, type.description)
-                known[field] = type
+                try connection.run("""
+                    INSERT INTO schema_fields(container, record_type, field, type) VALUES (?, ?, ?, ?)
+                    ON CONFLICT DO NOTHING
+                    """, container, recordType, field, type.description)
                 added = true
+                guard connection.changes == 0 else {
+                    known[field] = type
+                    continue
+                }
+                // Another process added the field after this one read the schema.
+                let stored = try connection.queryOne(
+                    "SELECT type FROM schema_fields WHERE container=? AND record_type=? AND field=?",
+                    [container, recordType, field]) { FieldTypeName($0.string(0)) }
+                guard let existing = stored ?? nil else {
+                    throw CloudError(.internalError, "the schema of \(recordType) holds an unreadable type for field '\(field)'")
+                }
+                known[field] = existing
+                guard existing == type else {
+                    throw CloudError(.invalidArguments,
+                                     "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
+                }
             }
         }
         if added { schemaCache[key] = known }

@@ -10,6 +10,19 @@ extension SQLiteCloud {
                                        definition: row.string(3), created: row.int64(4), modified: row.int64(5))
     }
 
+    /// The subscription of a row, or nil (logged) when its stored definition cannot be read or
+    /// its predicate could not be evaluated safely. Storage failures still throw.
+    func readableSubscription(_ row: Statement) throws -> Subscription? {
+        do {
+            return try decodeSubscription(row)
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            CloudLog.warning("skipped subscription '\(row.string(0))': its stored definition cannot be used (\(error)); delete it with 'cloudsync subscribe delete'")
+            return nil
+        }
+    }
+
     public func saveSubscriptions(_ subscriptions: [Subscription], in request: DatabaseRequest) throws(CloudError) -> [Subscription] {
         guard subscriptions.count <= SubscriptionLimits.maxPerCall else {
             throw CloudError(.limitExceeded, "save at most \(SubscriptionLimits.maxPerCall) subscriptions at once, got \(subscriptions.count)")
@@ -57,7 +70,7 @@ extension SQLiteCloud {
             return try connection.query("""
                 SELECT \(SQLiteCloud.subscriptionColumns) FROM subscriptions
                 WHERE db_id=? AND owner=? ORDER BY subscription_id
-                """, [db.id, request.userRecordName]) { try decodeSubscription($0) }
+                """, [db.id, request.userRecordName]) { try readableSubscription($0) }.compactMap { $0 }
         }
     }
 

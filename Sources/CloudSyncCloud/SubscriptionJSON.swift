@@ -68,7 +68,7 @@ enum SubscriptionStorage {
                 throw damaged(id)
             }
             parsedKind = .query(QuerySubscription(
-                recordType: type, predicate: try decodePredicate(predicate, id: id), zoneName: zoneName,
+                recordType: type, predicate: try decodePredicate(predicate, id: id, depth: 0), zoneName: zoneName,
                 firesOn: QueryFiresOn(rawValue: Int(json["firesOn"]?.int64Value ?? 0)),
                 firesOnce: json["firesOnce"]?.boolValue ?? false))
         default:
@@ -109,14 +109,23 @@ enum SubscriptionStorage {
         }
     }
 
-    static func decodePredicate(_ json: JSONValue, id: String) throws(CloudError) -> Predicate {
+    /// `depth`: `not`/`and` nodes above this one. A stored predicate deeper than
+    /// `Predicate.maxNestingDepth` (which validation refuses) is damaged: it is never rebuilt,
+    /// so it can never be evaluated.
+    static func decodePredicate(_ json: JSONValue, id: String, depth: Int) throws(CloudError) -> Predicate {
         if json["true"] != nil { return .truePredicate }
+        if json["and"] != nil || json["not"] != nil {
+            guard depth < Predicate.maxNestingDepth else {
+                throw CloudError(.internalError,
+                                 "the stored predicate of subscription '\(id)' nests deeper than \(Predicate.maxNestingDepth) levels")
+            }
+        }
         if let items = json["and"]?.arrayValue {
             var out: [Predicate] = []
-            for item in items { out.append(try decodePredicate(item, id: id)) }
+            for item in items { out.append(try decodePredicate(item, id: id, depth: depth + 1)) }
             return .and(out)
         }
-        if let inner = json["not"] { return .not(try decodePredicate(inner, id: id)) }
+        if let inner = json["not"] { return .not(try decodePredicate(inner, id: id, depth: depth + 1)) }
         guard let key = json["key"]?.stringValue, let opName = json["op"]?.stringValue,
               let op = PredicateOperator(rawValue: opName), let value = json["value"] else {
             throw damaged(id)

@@ -25,6 +25,8 @@ extension Subscription {
             }
         case .query(let query):
             try NameRules.validateIdentifier(query.recordType, kind: "record type")
+            // Stored and evaluated on every matching save of every account: bounded here.
+            try ServiceRules.validatePredicate(query.predicate)
             if let zoneName = query.zoneName {
                 try NameRules.validateZoneName(zoneName)
                 if request.scope == .public && zoneName != ZoneID.defaultZoneName {

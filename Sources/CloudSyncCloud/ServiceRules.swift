@@ -1,0 +1,89 @@
+import CloudSyncCore
+
+/// The service's rules for what may be stored, independent of how a backend stores it: names,
+/// reserved fields, numbers, the record size limit and predicates. Every backend checks a save
+/// and a subscription with these (the SQLite cloud now; PostgreSQL and the HTTP server later),
+/// and the device checks a local write with the same rules, so a change that the cloud would
+/// refuse is refused when it is written (exit 65) instead of staying pending forever.
+public enum ServiceRules {
+    /// Field names the cloud keeps for system values: a predicate or sort on them reads the
+    /// record's name or stamps (see ``CloudSyncCore/PredicateKeys``), so a field of that name
+    /// could never be queried.
+    public static let systemFieldNames: Set<String> = PredicateKeys.all
+
+    /// Field names that start with this prefix belong to the sync engine, not to the app (as
+    /// `NSPersistentCloudKitContainer`'s `CD_` fields): a device adds them on push and strips
+    /// them on pull, so an app that wrote one itself would disagree with every other device.
+    public static let syncFieldPrefix = "CD_"
+
+    /// The sync engine's edit-time field (TIMESTAMP, ms): when a device last edited the record.
+    public static let editTimeField = "CD_editedAt"
+
+    /// The sync fields the cloud knows, with the type each must have: a record saved with one
+    /// of another type would break every device's merges.
+    public static let syncFieldTypes: [String: FieldTypeName] = [editTimeField: FieldTypeName(.timestamp)]
+
+    // MARK: Records the cloud saves
+
+    /// Checks a record a client saves, before anything is stored: its name and type, every
+    /// field name (no system name; a known sync field only with its type) and that every number
+    /// is finite. The size is checked by ``validateSize(_:)`` on the record as it will be stored.
+    public static func validateSave(_ record: Record) throws(CloudError) {
+        try NameRules.validateRecordName(record.recordID.recordName)
+        try NameRules.validateIdentifier(record.recordType, kind: "record type")
+        for (name, value) in record.fields {
+            try validateCloudFieldName(name)
+            if let required = syncFieldTypes[name], value.typeName != required {
+                throw CloudError(.invalidArguments,
+                                 "field '\(name)' is reserved for the sync engine and must be \(required), got \(value.typeName)")
+            }
+            guard value.isFinite else {
+                throw CloudError(.invalidArguments, "field '\(name)' holds an infinite or NaN number, which a record cannot store")
+            }
+        }
+    }
+
+    /// A field name the cloud stores: an identifier that is not a system name.
+    public static func validateCloudFieldName(_ name: String) throws(CloudError) {
+        try NameRules.validateIdentifier(name, kind: "field name")
+        if systemFieldNames.contains(name) {
+            throw CloudError(.invalidArguments,
+                             "field name '\(name)' is reserved for the record's system value; choose another name")
+        }
+    }
+
+    /// A field name an app writes (the local store's `put`): a cloud field name that is not
+    /// one of the sync engine's (`CD_…`).
+    public static func validateAppFieldName(_ name: String) throws(CloudError) {
+        try validateCloudFieldName(name)
+        if name.hasPrefix(syncFieldPrefix) {
+            throw CloudError(.invalidArguments,
+                             "field name '\(name)' is reserved: names starting with \(syncFieldPrefix) belong to the sync engine")
+        }
+    }
+
+    /// Checks a record's size as stored (``CloudSyncCore/Record/estimatedSize``) against
+    /// ``CloudLimits/maxRecordSize``: `limitExceeded`.
+    public static func validateSize(_ record: Record) throws(CloudError) {
+        try validateSize(record.estimatedSize, recordName: record.recordID.recordName)
+    }
+
+    /// Checks a record size computed by the caller (a device estimating what it will push);
+    /// `advice` ends the message.
+    public static func validateSize(_ size: Int, recordName: String,
+                                    advice: String = "store large data as an asset") throws(CloudError) {
+        guard size <= CloudLimits.maxRecordSize else {
+            throw CloudError(.limitExceeded,
+                             "record '\(recordName)' is \(size) bytes in the cloud; the limit is \(CloudLimits.maxRecordSize) (1 MB): \(advice)")
+        }
+    }
+
+    // MARK: Predicates
+
+    /// Checks a predicate that the cloud evaluates (a query, a stored query subscription): at
+    /// most ``CloudSyncCore/Predicate/maxNestingDepth`` levels, so evaluating it cannot overflow
+    /// the stack.
+    public static func validatePredicate(_ predicate: Predicate) throws(CloudError) {
+        try predicate.validateNesting()
+    }
+}
