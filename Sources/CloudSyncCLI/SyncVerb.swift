@@ -26,7 +26,7 @@ public struct SyncVerb {
     /// The store-config key of the merge policy.
     public static let mergePolicyKey = "merge_policy"
     /// The store-config key of force-data.
-    public static let forceDataKey = "force_data"
+    public static let forceDataKey = PushedRecordSize.forceDataStateKey
 
     /// Makes the local model's adapter (given whether BYTES travel inline).
     public let makeAdapter: @Sendable (_ forceData: Bool) -> any ModelAdapter

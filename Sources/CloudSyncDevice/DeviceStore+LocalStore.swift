@@ -1,3 +1,4 @@
+import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncSQLite
 
@@ -7,6 +8,10 @@ extension DeviceStore {
     /// Creates or updates a local record: `fields` are set, `unset` removed. A new record needs
     /// a type; an existing one keeps its type (a different one is an error), and a field keeps
     /// its type. Recorded in history and marked pending in the same transaction.
+    ///
+    /// What the cloud would refuse is refused here, with nothing stored: reserved field names
+    /// (`ServiceRules.validateAppFieldName`) and, for a local edit, a record over the cloud's size
+    /// limit once pushed (`PushedRecordSize`).
     @discardableResult
     public func put(container: String, zone: String, name: String, type: String, fields: [String: FieldValue],
                     unset: [String] = [], device: String, author: String = LocalStoreDefaults.localAuthor,
@@ -14,7 +19,7 @@ extension DeviceStore {
         try NameRules.validateZoneName(zone)
         try NameRules.validateRecordName(name)
         try NameRules.validateIdentifier(type, kind: "record type")
-        for key in fields.keys { try NameRules.validateIdentifier(key, kind: "field name") }
+        for key in fields.keys { try ServiceRules.validateAppFieldName(key) }
         return try guarded {
             try connection.transaction(.immediate) {
                 let existing = try loadLocal(container: container, zone: zone, name: name)
@@ -37,6 +42,9 @@ extension DeviceStore {
                                   recordType: type, fields: merged).estimatedSize
                 if size > 50 * 1_048_576 {
                     throw CloudError(.limitExceeded, "record '\(name)' would be \(size) bytes; the local store takes at most 50 MB per record")
+                }
+                if author == LocalStoreDefaults.localAuthor {
+                    try checkPushedSize(container: container, name: name, type: type, fields: merged)
                 }
                 try writeLocal(record, container: container)
                 let keys = (Array(fields.keys) + unset.filter { existing?.fields[$0] != nil }).sorted()

@@ -1,3 +1,4 @@
+import CloudSyncCloud
 import CloudSyncCore
 
 /// When a record's content was last edited on a device, carried in the cloud record as the
@@ -11,7 +12,7 @@ import CloudSyncCore
 /// pull.
 public enum EditTime {
     /// The reserved field name.
-    public static let field = "CD_editedAt"
+    public static let field = ServiceRules.editTimeField
 
     /// `record` without the edit-time field, and the edit time (the field, else the cloud's
     /// modification time, else nil).
