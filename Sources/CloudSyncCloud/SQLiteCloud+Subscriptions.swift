@@ -18,7 +18,8 @@ extension SQLiteCloud {
         } catch let error as SQLiteError {
             throw error
         } catch {
-            CloudLog.warning("skipped subscription '\(row.string(0))': its stored definition cannot be used (\(error)); delete it with 'cloudsync subscribe delete'")
+            let id = row.string(0)
+            CloudLog.warning("skipped subscription '\(id)': its stored definition cannot be used (\(error)); its owner can delete it with 'cloudsync subscribe delete \(id)'")
             return nil
         }
     }
