@@ -42,6 +42,9 @@ public struct ChangeFetcher {
     public var pageSize: Int
     /// Applies pulled changes to a local model in the same transaction as the cache and token.
     public var sink: (any LocalSink)?
+    /// Whose cache and tokens the fetch reads and advances: the raw cache (`fetch-changes`)
+    /// or the local store's base (the synchronizer's pull).
+    public var cursor: CacheCursor = .raw
 
     public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, pageSize: Int = 2000,
                 clock: @escaping CloudClock = systemClock) {
@@ -52,7 +55,7 @@ public struct ChangeFetcher {
         self.clock = clock
     }
 
-    var scope: CacheScope { CacheScope(container: request.container, scope: request.scope) }
+    var scope: CacheScope { CacheScope(container: request.container, scope: request.scope, cursor: cursor) }
 
     /// Fetches what changed. With `zones`, only those zones are fetched (directly, without the
     /// database phase, and the database token is left alone). With `reset`, tokens are ignored

@@ -2,15 +2,43 @@ import CloudSyncCore
 import CloudSyncCloud
 import CloudSyncSQLite
 
-/// The scope of cached data: one database of one container as this device sees it.
+/// Whose copy of the cloud a cache row or token belongs to. The raw cache (`fetch-changes`)
+/// and the local store's sync base are separate copies with separate tokens: a fetch that
+/// moved a shared token past changes the local store had not applied would hide them from
+/// the store for good.
+public enum CacheCursor: String, Sendable, Hashable {
+    /// The raw cache `fetch-changes` fills (no local model behind it).
+    case raw
+    /// The local store's base: the cloud versions (and change tags) its records were last
+    /// merged with, advanced only by `store sync` / `otp sync`.
+    case localStore
+}
+
+/// The scope of cached data: one database of one container as this device sees it, through
+/// one cursor.
 public struct CacheScope: Sendable, Hashable {
     public var container: String
     public var scope: DatabaseScope
+    public var cursor: CacheCursor
 
-    public init(container: String, scope: DatabaseScope) {
+    public init(container: String, scope: DatabaseScope, cursor: CacheCursor = .raw) {
         self.container = container
         self.scope = scope
+        self.cursor = cursor
     }
+
+    /// What the device file's `scope` column holds for this scope and cursor: the database
+    /// scope for the raw cache (as every earlier version wrote it), `store:` + scope for the
+    /// local store's base.
+    public var column: String {
+        switch cursor {
+        case .raw: return scope.rawValue
+        case .localStore: return CacheScope.localStorePrefix + scope.rawValue
+        }
+    }
+
+    /// The prefix of the local store's `scope` column values.
+    static let localStorePrefix = "store:"
 }
 
 /// One page of zone changes to apply together with its token.
@@ -43,7 +71,7 @@ extension DeviceStore {
     public func databaseToken(_ scope: CacheScope) throws(CloudError) -> ServerChangeToken? {
         try guarded {
             try connection.queryOne("SELECT token FROM database_tokens WHERE container=? AND scope=?",
-                                    [scope.container, scope.scope.rawValue]) { ServerChangeToken(rawValue: $0.string(0)) }
+                                    [scope.container, scope.column]) { ServerChangeToken(rawValue: $0.string(0)) }
         }
     }
 
@@ -52,9 +80,9 @@ extension DeviceStore {
         try guarded {
             if let token {
                 try connection.run("INSERT OR REPLACE INTO database_tokens(container, scope, token, updated_ms) VALUES (?, ?, ?, ?)",
-                                   scope.container, scope.scope.rawValue, token.rawValue, now)
+                                   scope.container, scope.column, token.rawValue, now)
             } else {
-                try connection.run("DELETE FROM database_tokens WHERE container=? AND scope=?", scope.container, scope.scope.rawValue)
+                try connection.run("DELETE FROM database_tokens WHERE container=? AND scope=?", scope.container, scope.column)
             }
         }
     }
@@ -64,7 +92,7 @@ extension DeviceStore {
         try guarded {
             try connection.queryOne("""
                 SELECT token FROM zone_tokens WHERE container=? AND scope=? AND zone_name=? AND owner=?
-                """, [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName]) {
+                """, [scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName]) {
                 ServerChangeToken(rawValue: $0.string(0))
             }
         }
@@ -77,7 +105,7 @@ extension DeviceStore {
                 SELECT zone_name, owner FROM zone_tokens WHERE container=? AND scope=?
                 UNION SELECT DISTINCT zone_name, owner FROM cached_records WHERE container=? AND scope=?
                 ORDER BY 1
-                """, [scope.container, scope.scope.rawValue, scope.container, scope.scope.rawValue]) {
+                """, [scope.container, scope.column, scope.container, scope.column]) {
                 ZoneID(zoneName: $0.string(0), ownerRecordName: $0.string(1))
             }
         }
@@ -114,13 +142,13 @@ extension DeviceStore {
                     DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
                     """)
                 for id in page.deleted {
-                    try delete.run([scope.container, scope.scope.rawValue, page.zoneID.zoneName,
+                    try delete.run([scope.container, scope.column, page.zoneID.zoneName,
                                     page.zoneID.ownerRecordName, id.recordName])
                 }
                 try connection.run("""
                     INSERT OR REPLACE INTO zone_tokens(container, scope, zone_name, owner, token, updated_ms)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """, scope.container, scope.scope.rawValue, page.zoneID.zoneName, page.zoneID.ownerRecordName,
+                    """, scope.container, scope.column, page.zoneID.zoneName, page.zoneID.ownerRecordName,
                     page.token.rawValue, now)
             }
         }
@@ -135,10 +163,10 @@ extension DeviceStore {
             try connection.transaction(.immediate) {
                 try sink?.zoneDropped(zoneID, reason: reason, in: self)
                 try connection.run("DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=?",
-                                   scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName)
+                                   scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName)
                 let dropped = connection.changes
                 try connection.run("DELETE FROM zone_tokens WHERE container=? AND scope=? AND zone_name=? AND owner=?",
-                                   scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName)
+                                   scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName)
                 return dropped
             }
         }
@@ -153,7 +181,7 @@ extension DeviceStore {
                 SELECT record_name, record_type, change_tag, fields, created_ms, created_user, created_device,
                     modified_ms, modified_user, modified_device
                 FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
-                """, [scope.container, scope.scope.rawValue, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName]) {
+                """, [scope.container, scope.column, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName]) {
                 try DeviceStore.decodeCached($0, zoneID: id.zoneID)
             }
         }
@@ -165,10 +193,10 @@ extension DeviceStore {
             if let zoneID {
                 return Int(try connection.scalarInt("""
                     SELECT count(*) FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=?
-                    """, [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName]) ?? 0)
+                    """, [scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName]) ?? 0)
             }
             return Int(try connection.scalarInt("SELECT count(*) FROM cached_records WHERE container=? AND scope=?",
-                                                [scope.container, scope.scope.rawValue]) ?? 0)
+                                                [scope.container, scope.column]) ?? 0)
         }
     }
 
@@ -181,7 +209,7 @@ extension DeviceStore {
                     modified_ms, modified_user, modified_device
                 FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name>?
                 ORDER BY record_name LIMIT ?
-                """, [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName, afterName, limit]) {
+                """, [scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName, afterName, limit]) {
                 try DeviceStore.decodeCached($0, zoneID: zoneID)
             }
         }

@@ -34,7 +34,7 @@ extension DeviceStore {
                 let record = records[index]
                 let system = record.system
                 let zoneID = zone ?? record.recordID.zoneID
-                values += [scope.container, scope.scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName, record.recordID.recordName, record.recordType,
+                values += [scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName, record.recordID.recordName, record.recordType,
                            system?.changeTag ?? "", fieldsJSON[index] ?? RecordJSON.fieldsText(record.fields),
                            system?.created.timestamp ?? 0, system?.created.userRecordName ?? "",
                            system?.created.deviceID ?? "", system?.modified.timestamp ?? 0,

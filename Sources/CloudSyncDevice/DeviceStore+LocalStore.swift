@@ -253,8 +253,10 @@ extension DeviceStore {
                 pending: Int(try connection.scalarInt("SELECT count(*) FROM pending WHERE container=?", [container]) ?? 0),
                 lastSync: try connection.queryOne("SELECT value FROM sync_state WHERE container=? AND key='last_sync_ms'",
                                                   [container]) { Int64($0.string(0)) } ?? nil,
-                hasDatabaseToken: (try connection.scalarInt("SELECT count(*) FROM database_tokens WHERE container=?", [container]) ?? 0) > 0,
-                zoneTokens: Int(try connection.scalarInt("SELECT count(*) FROM zone_tokens WHERE container=?", [container]) ?? 0),
+                hasDatabaseToken: (try connection.scalarInt("SELECT count(*) FROM database_tokens WHERE container=? AND scope LIKE 'store:%'",
+                                                            [container]) ?? 0) > 0,
+                zoneTokens: Int(try connection.scalarInt("SELECT count(*) FROM zone_tokens WHERE container=? AND scope LIKE 'store:%'",
+                                                         [container]) ?? 0),
                 conflicts: Int(try connection.scalarInt("SELECT count(*) FROM conflicts WHERE container=?", [container]) ?? 0),
                 unresolvedConflicts: Int(try connection.scalarInt("SELECT count(*) FROM conflicts WHERE container=? AND resolved=0",
                                                                   [container]) ?? 0))

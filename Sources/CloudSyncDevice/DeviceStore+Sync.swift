@@ -88,7 +88,7 @@ extension DeviceStore {
                     AND c.record_name=p.record_name
                 WHERE p.container=? AND (p.txn_id>? OR (p.txn_id=? AND (p.zone_name>? OR (p.zone_name=? AND p.record_name>?))))
                 ORDER BY p.txn_id, p.zone_name, p.record_name LIMIT ?
-                """, [scope.scope.rawValue, owner, container, c.txnID, c.txnID, c.zoneName, c.zoneName, c.recordName, limit]) { row in
+                """, [scope.column, owner, container, c.txnID, c.txnID, c.zoneName, c.zoneName, c.recordName, limit]) { row in
                 let pending = PendingRow(zoneName: row.string(0), recordName: row.string(1), txnID: row.int64(2))
                 var item = PendingItem(row: pending, local: nil, cached: nil)
                 if !row.isNull(3) {
@@ -194,7 +194,7 @@ extension DeviceStore {
     public func deleteCache(_ id: RecordID, _ scope: CacheScope) throws {
         try connection.run("""
             DELETE FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
-            """, scope.container, scope.scope.rawValue, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName)
+            """, scope.container, scope.column, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName)
     }
 
     /// The cached version inside a caller's transaction.
@@ -203,7 +203,7 @@ extension DeviceStore {
             SELECT record_name, record_type, change_tag, fields, created_ms, created_user, created_device,
                 modified_ms, modified_user, modified_device
             FROM cached_records WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?
-            """, [scope.container, scope.scope.rawValue, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName]) {
+            """, [scope.container, scope.column, id.zoneID.zoneName, id.zoneID.ownerRecordName, id.recordName]) {
             try DeviceStore.decodeCached($0, zoneID: id.zoneID)
         }
     }

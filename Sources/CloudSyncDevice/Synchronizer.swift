@@ -42,7 +42,8 @@ public final class Synchronizer {
     }
 
     var container: String { request.container }
-    var scope: CacheScope { CacheScope(container: request.container, scope: request.scope) }
+    /// The local store's own cache and tokens, apart from the raw cache of `fetch-changes`.
+    var scope: CacheScope { CacheScope(container: request.container, scope: request.scope, cursor: .localStore) }
 
     /// Push, then pull, then push again what the pull merged. A failure leaves the local store
     /// as it was and every unpushed change pending.
@@ -357,6 +358,7 @@ public final class Synchronizer {
         let sink = StoreSink(synchronizer: self)
         var fetcher = ChangeFetcher(cloud: cloud, store: store, request: request, pageSize: options.pageSize, clock: clock)
         fetcher.sink = sink
+        fetcher.cursor = .localStore
         var pulled = 0
         let summary = try fetcher.fetch { event in
             if case .pageApplied(_, let changed, let deleted, _) = event {

@@ -184,7 +184,7 @@ struct SynchronizerTests {
         try w.sync("a"); try w.sync("b")
         // Garbage in the stored zone token: the cloud says expired/malformed; a stale one expires.
         let store = try w.store("b")
-        let scope = CacheScope(container: w.container, scope: .private)
+        let scope = CacheScope(container: w.container, scope: .private, cursor: .localStore)
         let zoneID = try w.world.request(device: "b").zoneID(LocalStoreDefaults.zoneName)
         let stale = ServerChangeToken(rawValue: ChangeTokenCodec.encode(TokenPayload(kind: .zone, epoch: 1, scopeID: 1, sequence: 1)))
         try store.apply(CachePage(zoneID: zoneID, changed: [], deleted: [], token: stale), scope, now: 0)
