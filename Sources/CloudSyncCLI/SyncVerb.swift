@@ -62,11 +62,28 @@ public struct SyncVerb {
         let session = try context.session()
         let keyValues = try session.keyValueSync()
         let now = systemClock()
+        // What `on` changed: nil when the verb is not `on`.
+        var turnedOn: Bool?
+        var checkedAdapter: (any ModelAdapter)?
         switch state {
         case "on"?:
-            try SyncToggle.set(true, store: store, container: container, now: now)
+            // Check first: what every sync will need (the data key for encrypted fields) must be
+            // at hand before the account-wide flag goes on, or every later sync would fail.
             try keyValues.sync()
-            context.output.info("sync is on for account \(context.settings.account)")
+            let wasOn = try SyncToggle.isOn(store: store, container: container)
+            do {
+                checkedAdapter = try session.storeAdapter(makeAdapter(forceData))
+            } catch var error as CloudError where !wasOn {
+                error.reason += "; sync stays off"
+                throw error
+            }
+            if !wasOn {
+                try SyncToggle.set(true, store: store, container: container, now: now)
+                try keyValues.sync()
+            }
+            turnedOn = !wasOn
+            context.output.info(wasOn ? "sync was already on for account \(context.settings.account)"
+                                      : "sync is on for account \(context.settings.account)")
         case "off"?:
             if arguments.flag("delete-cloud-data") && !arguments.flag("yes") {
                 guard context.isInteractive else {
@@ -106,13 +123,13 @@ public struct SyncVerb {
             }
             return
         }
-        let adapter = try session.storeAdapter(makeAdapter(forceData))
+        let adapter = try checkedAdapter ?? session.storeAdapter(makeAdapter(forceData))
         let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
                                         adapter: adapter, options: options)
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
         let report = try synchronizer.sync { progress in bar.show(progress) }
         bar.finish()
-        SyncVerb.print(report, context)
+        SyncVerb.print(report, context, turnedOn: turnedOn)
         if report.failures.count == 1, let (id, error) = report.failures.first {
             var only = error
             only.recordID = id
@@ -124,11 +141,14 @@ public struct SyncVerb {
         }
     }
 
-    /// Prints a sync report as text or JSON.
-    public static func print(_ report: SyncReport, _ context: CommandContext) {
+    /// Prints a sync report as text or JSON. `turnedOn`: for `sync on`, whether this run
+    /// switched the account's flag on (false: it was on already); JSON then carries
+    /// `syncEnabled` and `syncTurnedOn`.
+    public static func print(_ report: SyncReport, _ context: CommandContext, turnedOn: Bool? = nil) {
         let out = context.output
         if out.isJSON {
-            out.json(.object([
+            let toggle: [(String, JSONValue)] = turnedOn.map { [("syncEnabled", .bool(true)), ("syncTurnedOn", .bool($0))] } ?? []
+            out.json(.object(toggle + [
                 ("saved", .int(Int64(report.savedRecords))), ("deleted", .int(Int64(report.deletedRecords))),
                 ("pulledChanges", .int(Int64(report.pulledChanges))), ("pulledDeletions", .int(Int64(report.pulledDeletions))),
                 ("conflicts", .array(report.conflicts.map { conflict in
