@@ -27,10 +27,10 @@ final class StoreSink: LocalSink {
             try EncryptionMarks.learn(from: record, store: store, container: container)
             let zone = record.recordID.zoneID.zoneName
             let name = record.recordID.recordName
-            if hasPending, let pending = try store.pendingRow(container: container, zone: zone, name: name) {
+            if hasPending, try store.pendingRow(container: container, zone: zone, name: name) != nil {
                 let existing = try store.localRecordInTransaction(container: container, zone: zone, name: name)
                 if let conflict = try s.resolve(local: existing, ancestor: ancestors[record.recordID], server: record,
-                                                policy: s.options.mergePolicy, pendingTxn: pending.txnID, now: now) {
+                                                policy: s.options.mergePolicy, now: now) {
                     conflicts.append(conflict)
                 }
                 continue
@@ -62,9 +62,9 @@ final class StoreSink: LocalSink {
             let zone = id.zoneID.zoneName
             guard let existing = try store.localRecordInTransaction(container: container, zone: zone, name: id.recordName),
                   s.adapter.handles(recordType: existing.recordType) else { continue }
-            if let pending = try store.pendingRow(container: container, zone: zone, name: id.recordName) {
+            if try store.pendingRow(container: container, zone: zone, name: id.recordName) != nil {
                 conflicts.append(try s.resolveRemoteDeletion(existing, ancestor: ancestors[id], policy: s.options.mergePolicy,
-                                                             pendingTxn: pending.txnID, now: now))
+                                                             now: now))
                 continue
             }
             if try store.deleteLocalRow(container: container, zone: zone, name: id.recordName) {

@@ -200,14 +200,12 @@ public final class Synchronizer {
                         outcome.failed.append(item.row.zoneName + "/" + item.row.recordName)
                         continue
                     }
-                    let conflict = try resolve(local: item.local, ancestor: item.cached, server: server, policy: policy,
-                                               pendingTxn: item.row.txnID, now: now)
+                    let conflict = try resolve(local: item.local, ancestor: item.cached, server: server, policy: policy, now: now)
                     if let conflict { report.conflicts.append(conflict) }
                     outcome.retry = true
                 case .unknownItem where item.local != nil:
                     // The record was deleted in the cloud while edited here.
-                    let conflict = try resolveRemoteDeletion(item.local!, ancestor: item.cached, policy: policy,
-                                                             pendingTxn: item.row.txnID, now: now)
+                    let conflict = try resolveRemoteDeletion(item.local!, ancestor: item.cached, policy: policy, now: now)
                     report.conflicts.append(conflict)
                     outcome.retry = true
                 case .unknownItem:
@@ -280,7 +278,7 @@ public final class Synchronizer {
 
     /// Resolves a record changed on both sides: merges in cloud form, writes the merged local
     /// record, caches the cloud version as the new base. Runs inside a device transaction.
-    func resolve(local: LocalRecord?, ancestor: Record?, server: Record, policy: MergePolicy, pendingTxn: Int64,
+    func resolve(local: LocalRecord?, ancestor: Record?, server: Record, policy: MergePolicy,
                  now: Int64) throws -> SyncConflict? {
         // Merge in the local model's terms (decrypted), with BYTES compared by checksum: a
         // ciphertext's random nonce would make every encrypted field look changed.
@@ -325,12 +323,11 @@ public final class Synchronizer {
                                                ("result", outcome.fields.map(RecordJSON.encode(fields:)) ?? .null),
                                                ("contested", .array(outcome.contestedKeys.map { .string($0) }))]),
                               resolved: true, now: now)
-        _ = pendingTxn
         return conflict
     }
 
     /// A record edited here was deleted in the cloud.
-    func resolveRemoteDeletion(_ local: LocalRecord, ancestor: Record?, policy: MergePolicy, pendingTxn: Int64,
+    func resolveRemoteDeletion(_ local: LocalRecord, ancestor: Record?, policy: MergePolicy,
                                now: Int64) throws -> SyncConflict {
         let recordID = RecordID(recordName: local.recordName, zoneID: request.zoneID(local.zoneName))
         let outcome = RecordMerger.merge(local: MergeSide(fields: local.fields, modified: local.modified),
@@ -346,7 +343,6 @@ public final class Synchronizer {
                               resolution: outcome.resolution,
                               detail: .object([("local", RecordJSON.encode(fields: local.fields)), ("cloud", .null)]),
                               resolved: true, now: now)
-        _ = pendingTxn
         return SyncConflict(zoneName: local.zoneName, recordName: local.recordName, policy: policy,
                             resolution: outcome.resolution, contestedKeys: [])
     }
