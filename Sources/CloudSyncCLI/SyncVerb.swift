@@ -141,6 +141,10 @@ public struct SyncVerb {
         }
     }
 
+    /// What a device says when its tokens came from another cloud store.
+    public static let epochChangedMessage =
+        "the cloud was replaced or recreated (its store epoch changed): dropped this device's change tokens and cached copy; fetching everything again"
+
     /// Prints a sync report as text or JSON. `turnedOn`: for `sync on`, whether this run
     /// switched the account's flag on (false: it was on already); JSON then carries
     /// `syncEnabled` and `syncTurnedOn`.
@@ -162,9 +166,11 @@ public struct SyncVerb {
                              ("serverErrorCode", .string(error.code.serverErrorCode)), ("reason", .string(error.reason))])
                 })),
                 ("pending", .int(Int64(report.pendingAfter))),
+                ("events", .array(report.epochChanged ? [.object([("event", .string("epochChanged"))])] : [])),
             ]))
             return
         }
+        if report.epochChanged { out.warning(epochChangedMessage) }
         for zone in report.recreatedZones {
             out.line("zone \(zone) was missing in the cloud: re-created, its records uploaded again")
         }

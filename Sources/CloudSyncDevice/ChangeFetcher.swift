@@ -13,6 +13,10 @@ public enum FetchEvent: Sendable {
     case zoneReset(ZoneID, reason: String)
     /// A page was committed together with its token.
     case pageApplied(ZoneID, changed: Int, deleted: Int, moreComing: Bool)
+    /// The device's tokens came from another store epoch (the cloud file was replaced or
+    /// recreated): every token and cached zone of this database was dropped, and the fetch
+    /// starts from scratch.
+    case epochChanged(droppedZones: Int, droppedRecords: Int)
 }
 
 /// Totals of one fetch.
@@ -22,11 +26,13 @@ public struct FetchSummary: Sendable, Hashable {
     public var zonesFetched = 0
     public var zonesDeleted = 0
     public var pages = 0
+    /// The tokens came from another store epoch and everything was fetched from scratch.
+    public var epochChanged = false
 
     public init() {}
 
     /// True when the fetch brought nothing new.
-    public var isEmpty: Bool { changedRecords == 0 && deletedRecords == 0 && zonesDeleted == 0 }
+    public var isEmpty: Bool { changedRecords == 0 && deletedRecords == 0 && zonesDeleted == 0 && !epochChanged }
 }
 
 /// The two-phase fetch of seed 001: database changes first, then the changes of each changed
@@ -65,12 +71,18 @@ public struct ChangeFetcher {
                       onEvent: (FetchEvent) throws -> Void = { _ in }) throws(CloudError) -> FetchSummary {
         var summary = FetchSummary()
         if let zones {
+            // The database token (if any) tells which store epoch this device's tokens are from:
+            // a zone of a replaced cloud may have no token of its own to expire.
+            var witness = try store.databaseToken(scope)
             for name in zones {
-                try fetchZone(request.zoneID(name), reset: reset, summary: &summary, onEvent: onEvent)
+                try fetchZone(request.zoneID(name), reset: reset, named: true, epochWitness: witness,
+                              summary: &summary, onEvent: onEvent)
+                if summary.epochChanged { witness = nil }
             }
             return summary
         }
         var token = reset ? nil : try store.databaseToken(scope)
+        var expired: ServerChangeToken?
         var changed: [ZoneID] = []
         var deleted: [(zoneID: ZoneID, reason: ZoneDeletionReason)] = []
         var newToken: ServerChangeToken
@@ -80,11 +92,18 @@ public struct ChangeFetcher {
             do {
                 page = try cloud.fetchDatabaseChanges(since: token, limit: pageSize, in: request)
             } catch let error where error.code == .changeTokenExpired && token != nil {
+                expired = token
                 token = nil
                 full = true
                 changed = []
                 deleted = []
                 continue
+            }
+            if let old = expired {
+                expired = nil
+                if ChangeFetcher.epochsDiffer(old, page.token, kind: .database) {
+                    try dropEverything(summary: &summary, onEvent: onEvent)
+                }
             }
             for zone in page.deletedZones {
                 changed.removeAll { $0 == zone.zoneID }
@@ -100,6 +119,7 @@ public struct ChangeFetcher {
             let cached = try store.cachedRecordCount(zoneID, scope)
             guard hasToken || cached > 0 else { continue }
             let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
+            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
             summary.zonesDeleted += 1
             try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
         }
@@ -107,12 +127,13 @@ public struct ChangeFetcher {
             // A full listing names every live zone: forget cached zones it does not name.
             for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
                 let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
+                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
             }
         }
         for zoneID in changed {
-            try fetchZone(zoneID, reset: reset, summary: &summary, onEvent: onEvent)
+            try fetchZone(zoneID, reset: reset, named: false, summary: &summary, onEvent: onEvent)
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
@@ -128,33 +149,78 @@ public struct ChangeFetcher {
         }
     }
 
-    func fetchZone(_ zoneID: ZoneID, reset: Bool, summary: inout FetchSummary,
-                   onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
+    /// Fetches one zone. `named`: the zone was asked for by name (`--zone`), so a zone the
+    /// cloud does not have and this device never knew is `zoneNotFound`; a zone from the
+    /// database listing that vanished meanwhile is skipped.
+    /// `epochWitness`: a stored database token whose epoch the first page's must match.
+    func fetchZone(_ zoneID: ZoneID, reset: Bool, named: Bool, epochWitness: ServerChangeToken? = nil,
+                   summary: inout FetchSummary, onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
+        var witness = epochWitness
         var token = try store.zoneToken(zoneID, scope)
         // Only a fetch from the start needs to know whether records are cached: counting them
         // on every incremental fetch is a scan of the whole zone.
+        var known = token != nil
         if reset || token == nil, try store.cachedRecordCount(zoneID, scope) > 0 {
+            known = true
             // Fetching from the start rebuilds the zone: drop what is cached first.
             try store.dropZone(zoneID, scope, reason: nil, sink: sink)
             token = nil
         }
+        // Set when the zone is fetched again from the start after a failure: its cache is
+        // dropped when the first page arrives.
+        var rebuild = false
+        var checkedEpoch = false
+        var missingOnce = false
         summary.zonesFetched += 1
         while true {
             let page: ZoneChanges
             do {
                 page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
             } catch let error where error.code == .changeTokenExpired && token != nil {
-                try store.dropZone(zoneID, scope, reason: nil, sink: sink)
+                if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
+                    try dropEverything(summary: &summary, onEvent: onEvent)
+                } else {
+                    try store.dropZone(zoneID, scope, reason: nil, sink: sink)
+                    try report(onEvent, .zoneReset(zoneID, reason: error.reason))
+                }
+                checkedEpoch = true
                 token = nil
-                try report(onEvent, .zoneReset(zoneID, reason: error.reason))
+                rebuild = false
                 continue
             } catch let error where (error.code == .zoneNotFound || error.code == .userDeletedZone) {
-                let dropped = try store.dropZone(zoneID, scope, reason: error.code == .userDeletedZone ? .purged : .deleted,
-                                                 sink: sink)
+                // Ask once more from the start before believing it: a zone the database listed
+                // (or one this device holds) that one fetch calls missing may be a passing
+                // failure, and dropping it would hide its records until the next change.
+                if !missingOnce {
+                    missingOnce = true
+                    if token != nil { rebuild = true }
+                    token = nil
+                    continue
+                }
+                guard known else {
+                    if named { throw error }
+                    summary.zonesFetched -= 1
+                    return
+                }
+                let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : .deleted
+                let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
+                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
                 summary.zonesDeleted += 1
-                try report(onEvent, .zoneDeleted(zoneID, error.code == .userDeletedZone ? .purged : .deleted,
-                                                 droppedRecords: dropped))
+                try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
                 return
+            }
+            if let stored = witness {
+                witness = nil
+                if ChangeFetcher.epoch(of: stored, .database) != nil,
+                   ChangeFetcher.epoch(of: stored, .database) != ChangeFetcher.epoch(of: page.token, .zone) {
+                    try dropEverything(summary: &summary, onEvent: onEvent)
+                }
+            }
+            if rebuild {
+                // The zone is fetched again from the start after its token was dropped: the
+                // cache starts over in the transaction of the first page.
+                rebuild = false
+                try store.dropZone(zoneID, scope, reason: nil, sink: sink)
             }
             try store.apply(CachePage(zoneID: zoneID, changed: page.changed, deleted: page.deleted.map(\.recordID),
                                       token: page.token, encodedFields: page.encodedFields), scope, now: clock(), sink: sink)
@@ -168,5 +234,41 @@ public struct ChangeFetcher {
             token = page.token
             if !page.moreComing { return }
         }
+    }
+
+    // MARK: Store epochs
+
+    /// Whether an expired token of `kind` and a fresh database token were issued by different
+    /// cloud stores (the cloud file was replaced or recreated). Tokens this codec cannot read
+    /// compare as the same.
+    static func epochsDiffer(_ expired: ServerChangeToken, _ database: ServerChangeToken, kind: TokenPayload.Kind) -> Bool {
+        guard let x = epoch(of: expired, kind), let y = epoch(of: database, .database) else { return false }
+        return x != y
+    }
+
+    /// The store epoch a token of `kind` was issued under, or nil when this codec cannot read it.
+    static func epoch(of token: ServerChangeToken, _ kind: TokenPayload.Kind) -> UInt64? {
+        (try? ChangeTokenCodec.decode(token.rawValue, expecting: kind))?.epoch
+    }
+
+    /// Whether an expired token came from another store epoch: compared with the cloud's own
+    /// epoch, read from a database token (one small request, made only after a token expired).
+    func tokenFromAnotherEpoch(_ expired: ServerChangeToken, kind: TokenPayload.Kind) throws(CloudError) -> Bool {
+        let probe = try cloud.fetchDatabaseChanges(since: nil, limit: 1, in: request)
+        return ChangeFetcher.epochsDiffer(expired, probe.token, kind: kind)
+    }
+
+    /// Drops every token and cached zone of this database and cursor (a sink keeps the local
+    /// records and marks them for upload, as for a zone the cloud lost), and says so.
+    func dropEverything(summary: inout FetchSummary, onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
+        var zones = 0, records = 0
+        for zoneID in try store.cachedZones(scope) {
+            records += try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
+            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            zones += 1
+        }
+        try store.setDatabaseToken(nil, scope, now: clock())
+        summary.epochChanged = true
+        try report(onEvent, .epochChanged(droppedZones: zones, droppedRecords: records))
     }
 }

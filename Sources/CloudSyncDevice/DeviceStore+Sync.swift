@@ -139,6 +139,20 @@ extension DeviceStore {
             """, container, first.txnID, first.zoneName, first.recordName, last.txnID, last.zoneName, last.recordName)
     }
 
+    /// The sync-state key of the zones this device created (shared by the synchronizer and
+    /// `subscribe init`), one name per line.
+    public static let zonesCreatedKey = "zones_created"
+
+    /// Forgets that this device created `zone` (the cloud lost it), so that the synchronizer
+    /// and `subscribe init` create it again instead of trusting their record.
+    public func forgetCreatedZone(_ zone: String, container: String) throws(CloudError) {
+        guard let text = try syncState(container: container, DeviceStore.zonesCreatedKey) else { return }
+        var known = text.split(separator: "\n").map(String.init)
+        guard known.contains(zone) else { return }
+        known.removeAll { $0 == zone }
+        try setSyncState(container: container, DeviceStore.zonesCreatedKey, known.isEmpty ? nil : known.joined(separator: "\n"))
+    }
+
     /// Marks every local record of a zone pending (to re-upload a zone the cloud lost).
     /// Returns how many records were marked.
     @discardableResult

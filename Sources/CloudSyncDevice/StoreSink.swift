@@ -85,10 +85,7 @@ final class StoreSink: LocalSink {
                                                device: synchronizer.request.deviceID, now: synchronizer.clock())
         if marked > 0 {
             lostZones.append(zoneID.zoneName)
-            var known = Set((try store.syncState(container: synchronizer.container, "zones_created") ?? "")
-                .split(separator: "\n").map(String.init))
-            known.remove(zoneID.zoneName)
-            try store.setSyncState(container: synchronizer.container, "zones_created", known.sorted().joined(separator: "\n"))
+            try store.forgetCreatedZone(zoneID.zoneName, container: synchronizer.container)
         }
     }
 }

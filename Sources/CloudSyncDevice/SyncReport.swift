@@ -23,6 +23,9 @@ public struct SyncReport: Sendable {
     public var failures: [RecordID: CloudError] = [:]
     /// Records still pending after the sync.
     public var pendingAfter = 0
+    /// The device's tokens came from another store epoch (the cloud file was replaced or
+    /// recreated): the pull dropped them and fetched everything from scratch.
+    public var epochChanged = false
 
     public init() {}
 }

@@ -362,6 +362,7 @@ public final class Synchronizer {
                 progress(.pulling(records: pulled))
             }
         }
+        report.epochChanged = report.epochChanged || summary.epochChanged
         report.pulledChanges += summary.changedRecords
         report.pulledDeletions += summary.deletedRecords
         report.conflicts += sink.conflicts

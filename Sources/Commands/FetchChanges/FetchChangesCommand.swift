@@ -14,7 +14,10 @@ public enum FetchChangesCommand {
             Each page is written to this device's cache together with the zone's change token in \
             one transaction, and the database token is stored last, so an interrupted fetch \
             loses nothing and resumes where it stopped. Prints each changed and deleted record \
-            (NDJSON with --json). With nothing new it says so and exits 0.
+            (NDJSON with --json). With nothing new it says so and exits 0. Transient failures \
+            are retried with backoff. A --zone the cloud does not have is not found (exit 3). \
+            Tokens from another cloud store (the cloud file was replaced) are dropped and \
+            everything is fetched again, with a warning (an epochChanged event with --json).
             """,
         options: [
             OptionSpec("zone", value: "ZONE", help: "Fetch only this zone (repeatable).", repeatable: true,
@@ -44,7 +47,8 @@ public enum FetchChangesCommand {
         for zone in zones { try NameRules.validateZoneName(zone) }
         let session = try context.session()
         let store = try session.deviceStore()
-        let fetcher = ChangeFetcher(cloud: session.cloud, store: store, request: session.request(scope), pageSize: pageSize)
+        // Transient failures are retried with backoff, as `store sync` does.
+        let fetcher = ChangeFetcher(cloud: session.retryingCloud, store: store, request: session.request(scope), pageSize: pageSize)
         let output = context.output
         let summary = try fetcher.fetch(zones: zones.isEmpty ? nil : zones, reset: arguments.flag("reset")) { event in
             switch event {
@@ -70,6 +74,13 @@ public enum FetchChangesCommand {
                 }
             case .zoneReset(let zoneID, let reason):
                 output.warning("zone \(zoneID.zoneName): \(reason); fetching it again from the start")
+            case .epochChanged(let zones, let records):
+                if output.isJSON {
+                    output.ndjson(.object([("event", .string("epochChanged")), ("droppedZones", .int(Int64(zones))),
+                                           ("droppedRecords", .int(Int64(records)))]))
+                } else {
+                    output.warning(SyncVerb.epochChangedMessage)
+                }
             case .pageApplied:
                 break
             }
