@@ -69,7 +69,7 @@ struct FetchChangesCommandTests {
         #expect(cli.run(["fetch-changes", "--limit", "0"], device: "phone").status == 64)
         #expect(cli.run(["fetch-changes", "--database", "public"], device: "phone").status == 64)
         #expect(cli.run(["fetch-changes", "--zone", "_defaultZone"], device: "phone").status == 65)
-        #expect(cli.run(["fetch-changes", "--zone", "Missing"], device: "phone").status == 0, "a missing zone is dropped, not an error")
+        #expect(cli.run(["fetch-changes", "--zone", "Missing"], device: "phone").status == 3, "a zone that never existed is not found")
     }
 
     @Test func concurrentWriterProcessesLoseNothing() throws {

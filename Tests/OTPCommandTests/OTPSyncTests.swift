@@ -111,7 +111,9 @@ struct OTPSyncTests {
         #expect(bare.exec(["otp", "sync", "on"], device: "laptop").status == 77, "no passphrase off a terminal: nothing is sent")
         #expect(try !cloudZones().contains(zone), "no zone, no records")
         #expect(!contains(cloudBytes(), Array(rfcSecret.utf8)) && !contains(cloudBytes(), Array("12345678901234567890".utf8)))
-        #expect(cli.exec(["otp", "sync"], device: "laptop").status == 0, "with the passphrase it goes")
+        #expect(try cli.exec(["otp", "sync", "--json"], device: "laptop").json()["syncEnabled"] == .bool(false),
+                "the failed 'on' left sync off")
+        #expect(cli.exec(["otp", "sync", "on"], device: "laptop").status == 0, "with the passphrase it goes")
         #expect(try cli.exec(["record", "query", "OTPToken", "--zone", zone, "--json"]).json()["records"]?.arrayValue?.count == 1)
     }
 }
