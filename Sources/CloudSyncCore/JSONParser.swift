@@ -26,6 +26,9 @@ extension JSONValue {
 struct JSONByteParser {
     let bytes: [UInt8]
     var index = 0
+    /// Key comparisons and look-ups made to find repeated object keys: a bounded number per
+    /// key, whatever the object's size (tests count them to keep parsing linear).
+    var keyProbes = 0
     static let maxDepth = 512
 
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -66,6 +69,7 @@ struct JSONByteParser {
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         var pairs: [(String, JSONValue)] = []
+        var members = JSONMemberIndex()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(pairs) }
         while true {
@@ -77,9 +81,10 @@ struct JSONByteParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let existing = pairs.firstIndex(where: { $0.0 == key }) {
+            if let existing = members.index(of: key, in: pairs, probes: &keyProbes) {
                 pairs[existing].1 = value
             } else {
+                members.append(key, after: pairs)
                 pairs.append((key, value))
             }
             skipWhitespace()

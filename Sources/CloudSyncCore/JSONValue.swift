@@ -19,9 +19,20 @@ public enum JSONValue: Sendable, Hashable {
         case let (.string(a), .string(b)): a == b
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)):
-            a.count == b.count && a.allSatisfy { key, value in b.first { $0.0 == key }?.1 == value }
+            sameMembers(a, b)
         default: false
         }
+    }
+
+    /// Objects are equal when they have the same keys with equal values, in any order; a long
+    /// object is compared through a hash index (linear, not quadratic, in its size).
+    private static func sameMembers(_ a: [(String, JSONValue)], _ b: [(String, JSONValue)]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.count <= JSONMemberIndex.linearLimit {
+            return a.allSatisfy { key, value in b.first { $0.0 == key }?.1 == value }
+        }
+        let lookup = Dictionary(b, uniquingKeysWith: { first, _ in first })
+        return a.allSatisfy { key, value in lookup[key] == value }
     }
 
     public func hash(into hasher: inout Hasher) {
