@@ -55,7 +55,10 @@ extension CommandContext {
         let faults = environment["CLOUDSYNC_FAULTS"] ?? ""
         let callLog = environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         if !faults.isEmpty || callLog != nil {
-            cloud = FaultInjectingCloud(wrapping: cloud, plan: try FaultPlan(parsing: faults), callLog: callLog)
+            // A bad plan is a configuration mistake, like a bad CLOUDSYNC_* name: usage (64).
+            let plan: FaultPlan
+            do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.usage(error.reason) }
+            cloud = FaultInjectingCloud(wrapping: cloud, plan: plan, callLog: callLog)
         }
         let account = try cloud.account(named: settings.account)
         return CloudSession(context: self, cloud: cloud, account: account)

@@ -20,27 +20,40 @@ public struct FaultPlan: Sendable, Hashable {
 
     public init(faults: [Fault] = []) { self.faults = faults }
 
-    /// Parses the `CLOUDSYNC_FAULTS` syntax.
+    /// Parses the `CLOUDSYNC_FAULTS` syntax: comma-separated `code[@operation][:count]` items.
+    /// Total: any text gives a plan or an `invalidArguments` error naming the bad item.
     public init(parsing text: String) throws(CloudError) {
         var faults: [Fault] = []
-        for part in text.split(separator: ",") where !part.isEmpty {
-            let pieces = part.split(separator: ":")
-            guard pieces.count <= 2 else { throw CloudError(.invalidArguments, "fault '\(part)' must be code[@operation][:count]") }
-            let head = pieces[0].split(separator: "@")
-            guard let code = CloudError.Code(rawValue: String(head[0])) else {
-                throw CloudError(.invalidArguments,
-                                 "unknown fault code '\(head[0])' in CLOUDSYNC_FAULTS (use a CKError name such as networkUnavailable)")
-            }
-            var count = 1
-            if pieces.count == 2 {
-                guard let n = Int(pieces[1]), n >= 1 else {
-                    throw CloudError(.invalidArguments, "fault count '\(pieces[1])' must be a positive number")
-                }
-                count = n
-            }
-            faults.append(Fault(code: code, operation: head.count > 1 ? String(head[1]) : nil, remaining: count))
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) where !part.isEmpty {
+            faults.append(try Self.fault(part))
         }
         self.faults = faults
+    }
+
+    /// One `code[@operation][:count]` item.
+    static func fault(_ part: Substring) throws(CloudError) -> Fault {
+        let shape = "fault '\(part)' in CLOUDSYNC_FAULTS must be code[@operation][:count]"
+        let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
+        guard pieces.count <= 2 else { throw CloudError(.invalidArguments, shape) }
+        let head = pieces[0].split(separator: "@", omittingEmptySubsequences: false)
+        guard head.count <= 2, let codeName = head.first, !codeName.isEmpty else { throw CloudError(.invalidArguments, shape) }
+        guard let code = CloudError.Code(rawValue: String(codeName)) else {
+            throw CloudError(.invalidArguments,
+                             "unknown fault code '\(codeName)' in CLOUDSYNC_FAULTS (use a CKError name such as networkUnavailable)")
+        }
+        var operation: String?
+        if head.count == 2 {
+            guard !head[1].isEmpty else { throw CloudError(.invalidArguments, shape) }
+            operation = String(head[1])
+        }
+        var count = 1
+        if pieces.count == 2 {
+            guard let n = Int(pieces[1]), n >= 1 else {
+                throw CloudError(.invalidArguments, "fault count '\(pieces[1])' in CLOUDSYNC_FAULTS must be a positive number")
+            }
+            count = n
+        }
+        return Fault(code: code, operation: operation, remaining: count)
     }
 
     /// Takes the next fault for `operation`, if one is planned.

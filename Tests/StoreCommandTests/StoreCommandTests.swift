@@ -125,7 +125,7 @@ struct StoreCommandTests {
         #expect(try busy.errorJSON()["error"]?["retryAfter"] != .null)
         let status = try cli.run(["store", "status", "--json"]).json()
         #expect(status["pending"] == .int(1), "the failed syncs left n2 pending")
-        #expect(cli.run(["store", "sync"], env: ["CLOUDSYNC_FAULTS": "bogusCode:1"]).status == 65)
+        #expect(cli.run(["store", "sync"], env: ["CLOUDSYNC_FAULTS": "bogusCode:1"]).status == 64, "a bad CLOUDSYNC_FAULTS is a usage error")
         #expect(cli.run(["store", "sync"]).status == 0)
     }
 
