@@ -18,13 +18,15 @@ public enum OTPGenerator {
         return HMAC.authenticate(message, key: secret, hash: algorithm)
     }
 
-    /// An HOTP value of `digits` decimal digits (zero-padded).
+    /// An HOTP value of `digits` decimal digits (zero-padded). Total: the truncated value has
+    /// 31 bits, so the width is taken as 0 to 10 digits (callers validate 6 to 8 first).
     public static func hotp(secret: [UInt8], counter: UInt64, digits: Int, algorithm: HashFunction = .sha1) -> String {
-        var modulus: UInt32 = 1
-        for _ in 0..<digits { modulus *= 10 }
-        let value = truncate(mac(secret: secret, counter: counter, algorithm: algorithm)) % modulus
+        let width = min(max(digits, 0), 10)
+        var modulus: UInt64 = 1
+        for _ in 0..<width { modulus *= 10 }
+        let value = UInt64(truncate(mac(secret: secret, counter: counter, algorithm: algorithm))) % modulus
         let text = String(value)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     /// A Steam Guard code: the truncated HMAC-SHA1 written as 5 symbols of the Steam alphabet,
@@ -40,7 +42,7 @@ public enum OTPGenerator {
     }
 
     /// The TOTP time step T = floor((time - T0) / X) with T0 = 0, as a 64-bit count (so codes
-    /// keep working after 2038). Nil for times before the epoch.
+    /// keep working after 2038). Nil for times before the epoch and periods below one second.
     public static func timeStep(unixSeconds: Int64, period: Int) -> UInt64? {
         guard unixSeconds >= 0, period > 0 else { return nil }
         return UInt64(unixSeconds / Int64(period))

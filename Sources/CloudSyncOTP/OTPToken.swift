@@ -30,6 +30,13 @@ public struct OTPToken: Sendable, Hashable {
     public static let minimumSecretBytes = 10
     /// The default TOTP period.
     public static let defaultPeriod = 30
+    /// The longest TOTP period accepted, in seconds (a day).
+    public static let maximumPeriod = 86_400
+    /// The code lengths HOTP and TOTP tokens may have.
+    public static let digitRange = 6...8
+    /// The highest counter a store holds (`INT64`). A code needs a counter below it, so that the
+    /// counter after it can be saved; a token at `maximumCounter` is used up.
+    public static let maximumCounter = UInt64(Int64.max)
 
     /// A token; Steam forces 5 characters and SHA1, HOTP ignores the period and TOTP the counter.
     /// An empty name becomes `issuer:account`.
@@ -79,16 +86,35 @@ public struct OTPToken: Sendable, Hashable {
         if name.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) {
             throw .invalidParameter("the name must not contain control characters")
         }
+        try validateParameters()
+        if counter > OTPToken.maximumCounter {
+            throw .invalidParameter("the counter must be at most \(OTPToken.maximumCounter), got \(counter)")
+        }
+    }
+
+    /// Checks what the code arithmetic depends on (digits and period), as a stored or synced
+    /// token must satisfy before any code is made from it.
+    public func validateParameters() throws(OTPError) {
         switch kind {
         case .steam:
             guard digits == 5 else { throw .invalidParameter("Steam codes have 5 characters") }
         case .totp, .hotp:
-            guard (6...8).contains(digits) else { throw .invalidParameter("digits must be 6 to 8, got \(digits)") }
+            guard OTPToken.digitRange.contains(digits) else { throw .invalidParameter("digits must be 6 to 8, got \(digits)") }
         }
-        if kind.isTimeBased, !(1...86_400).contains(period) {
-            throw .invalidParameter("the period must be 1 to 86400 seconds, got \(period)")
+        if kind.isTimeBased, !(1...OTPToken.maximumPeriod).contains(period) {
+            throw .invalidParameter("the period must be 1 to \(OTPToken.maximumPeriod) seconds, got \(period)")
         }
-        if counter > UInt64(Int64.max) { throw .invalidParameter("the counter must be at most \(Int64.max)") }
+    }
+
+    /// The HOTP counters `first...first+count-1` a command may use, or an error saying how many
+    /// are left: the counter after the last must still be storable.
+    public func usableCounters(_ count: Int) throws(OTPError) -> ClosedRange<UInt64> {
+        let left = OTPToken.maximumCounter - min(counter, OTPToken.maximumCounter)
+        guard left > 0 else { throw .invalidParameter("the HOTP counter of '\(name)' is used up (at \(counter))") }
+        guard count >= 1, UInt64(count) <= left else {
+            throw .invalidParameter("the HOTP counter of '\(name)' is at \(counter): only \(left) more code\(left == 1 ? "" : "s") can be made")
+        }
+        return counter...(counter + UInt64(count) - 1)
     }
 
     /// The code for a moving factor (the HOTP counter, or the TOTP step).

@@ -74,30 +74,35 @@ enum OTPCode {
         }
     }
 
-    /// An HOTP code: the stored counter's, after which the counter advances and is saved.
+    /// An HOTP code: the stored counter's, after which the counter advances and is saved. The
+    /// counters shown must all lie below `OTPToken.maximumCounter` (else 65, nothing saved), and
+    /// the output is made before the counter is saved.
     static func hotp(_ context: CommandContext, store: OTPTokenStore, stored: StoredToken, next: Int) throws {
         let token = stored.token
-        guard token.counter < UInt64(Int64.max) else { throw CLIError.failed("the HOTP counter of '\(token.name)' is exhausted") }
-        let codes = (0...next).map { token.code(factor: token.counter + UInt64($0)) }
-        var advanced = stored
-        advanced.token.counter += 1
-        try store.update(advanced, from: token, now: OTPCommand.nowMilliseconds())
+        let counters: ClosedRange<UInt64>
+        do { counters = try token.usableCounters(next + 1) } catch { throw CLIError.badInput(error.description) }
+        let shown = counters.map { (counter: $0, code: token.code(factor: $0)) }
         let out = context.output
+        var document: JSONValue?
+        var text = ""
         if out.isJSON {
             var pairs = nameFields(stored)
-            pairs += [("code", .string(codes[0])), ("counter", .int(Int64(token.counter)))]
+            pairs += [("code", .string(shown[0].code)), ("counter", .int(Int64(shown[0].counter)))]
             if next > 0 {
-                pairs.append(("next", .array((1...next).map { .object([("code", .string(codes[$0])),
-                                                                      ("counter", .int(Int64(token.counter) + Int64($0)))]) })))
+                pairs.append(("next", .array(shown.dropFirst().map {
+                    .object([("code", .string($0.code)), ("counter", .int(Int64($0.counter)))])
+                })))
             }
-            out.json(.object(pairs))
+            document = .object(pairs)
         } else if context.settings.quiet {
-            out.write(codes.map { $0 + "\n" }.joined())
+            text = shown.map { $0.code + "\n" }.joined()
         } else {
-            var text = "\(codes[0])  (counter \(token.counter))\n"
-            for index in stride(from: 1, through: next, by: 1) { text += "\(codes[index])  (counter \(token.counter + UInt64(index)))\n" }
-            out.write(text)
+            text = shown.map { "\($0.code)  (counter \($0.counter))\n" }.joined()
         }
+        var advanced = stored
+        advanced.token.counter = counters.lowerBound + 1
+        try store.update(advanced, from: token, now: OTPCommand.nowMilliseconds())
+        if let document { out.json(document) } else { out.write(text) }
     }
 
     /// Every time-based token's code (HOTP tokens are left out: showing one uses it up).

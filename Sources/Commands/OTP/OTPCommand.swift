@@ -63,12 +63,16 @@ public enum OTPCommand {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
-    /// `--at`: ISO 8601 (`2030-01-01T00:00:00Z`) or `@epoch-seconds`; now when absent.
+    /// The last second `--at` accepts: 9999-12-31T23:59:59Z. Step and validity times (up to a
+    /// day-long period and 100 steps on) then stay far inside 64-bit milliseconds.
+    static let latestSeconds: Int64 = 253_402_300_799
+
+    /// `--at`: ISO 8601 (`2030-01-01T00:00:00Z`) or `@epoch-seconds`, 1970 to 9999; now when absent.
     static func time(_ arguments: ParsedArguments) throws -> Int64 {
         guard let text = arguments.value("at") else { return nowMilliseconds() }
         if text.hasPrefix("@") {
-            guard let seconds = Int64(text.dropFirst()), seconds >= 0, seconds < Int64.max / 1000 else {
-                throw CLIError.usage("--at @SECONDS needs whole seconds since 1970, got '\(text)'")
+            guard let seconds = Int64(text.dropFirst()), seconds >= 0, seconds <= latestSeconds else {
+                throw CLIError.usage("--at @SECONDS needs whole seconds from 1970 to the year 9999, got '\(text)'")
             }
             return seconds * 1000
         }
@@ -76,6 +80,7 @@ public enum OTPCommand {
             throw CLIError.usage("--at takes an ISO 8601 time (2030-01-01T00:00:00Z) or @epoch-seconds, got '\(text)'")
         }
         guard ms >= 0 else { throw CLIError.usage("--at must not be before 1970") }
+        guard ms <= latestSeconds * 1000 + 999 else { throw CLIError.usage("--at must not be after the year 9999") }
         return ms
     }
 

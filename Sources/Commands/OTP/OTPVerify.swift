@@ -41,7 +41,8 @@ enum OTPVerify {
             if arguments.value("at") != nil { throw CLIError.usage("--at is for time-based tokens; '\(token.name)' is HOTP") }
             guard let k = (0...window).first(where: { k in
                 let counter = token.counter + UInt64(k)
-                return counter <= UInt64(Int64.max) && same(token.code(factor: counter))
+                // The counter after a match is saved: it must stay storable.
+                return counter < OTPToken.maximumCounter && same(token.code(factor: counter))
             }) else {
                 throw CLIError.failed("the code does not match '\(token.name)' (counters \(token.counter) to \(token.counter + UInt64(window)))")
             }
