@@ -54,15 +54,24 @@ public enum AegisVault {
                                 noun: "entry", supported: "totp, hotp and steam")
     }
 
-    /// The largest scrypt cost accepted from a file (a hostile file must not eat the memory).
-    static let maximumScryptN: UInt64 = 1 << 20
+    /// The scrypt parameters Aegis writes for every password slot (its `CryptoUtils`:
+    /// N = 2^15, r = 8, p = 1). A slot asking for more is refused before any key is derived: a
+    /// hostile file must not make an import take gigabytes and a minute.
+    static let aegisScrypt = (n: UInt64(1) << 15, r: UInt64(8), p: UInt64(1))
+    /// The most password slots read: Aegis writes one, or two with a separate backup password.
+    static let maximumPasswordSlots = 2
+    /// The most slots of any type (password, biometric, raw) a vault may list.
+    static let maximumSlots = 16
 
-    static func decrypt(_ json: JSONValue, password: String) throws(OTPError) -> JSONValue {
-        guard let slots = json["header"]?["slots"]?.arrayValue else { throw .invalidFile("the encrypted Aegis vault has no key slots") }
-        let passwordSlots = slots.filter { $0["type"]?.int64Value == 1 }
-        guard !passwordSlots.isEmpty else { throw .invalidFile("the Aegis vault has no password slot (only biometric or raw slots)") }
-        var masterKey: [UInt8]?
-        for slot in passwordSlots {
+    /// One password slot, checked: its scrypt parameters within Aegis' own, and every part present.
+    struct PasswordSlot {
+        var scrypt: Scrypt
+        var salt: [UInt8]
+        var wrappedKey: [UInt8]
+        var nonce: [UInt8]
+        var tag: [UInt8]
+
+        init(_ slot: JSONValue) throws(OTPError) {
             guard let n = slot["n"]?.int64Value, let r = slot["r"]?.int64Value, let p = slot["p"]?.int64Value,
                   let salt = slot["salt"]?.stringValue.flatMap(HexText.decode),
                   let wrapped = slot["key"]?.stringValue.flatMap(HexText.decode),
@@ -70,16 +79,43 @@ public enum AegisVault {
                   let tag = slot["key_params"]?["tag"]?.stringValue.flatMap(HexText.decode) else {
                 throw .invalidFile("a password slot of the Aegis vault is incomplete")
             }
-            guard n > 1, UInt64(n) <= maximumScryptN, (1...32).contains(r), (1...16).contains(p) else {
-                throw .invalidFile("a password slot asks for scrypt N=\(n), r=\(r), p=\(p), beyond what is accepted")
+            let limit = AegisVault.aegisScrypt
+            guard n > 1, n & (n - 1) == 0, UInt64(n) <= limit.n, (1...Int64(limit.r)).contains(r), (1...Int64(limit.p)).contains(p) else {
+                throw .invalidFile("a password slot asks for scrypt N=\(n), r=\(r), p=\(p); Aegis writes N=\(limit.n), r=\(limit.r), p=\(limit.p) and no more is accepted")
             }
+            guard (1...64).contains(salt.count), wrapped.count == 32, nonce.count == 12, tag.count == 16 else {
+                throw .invalidFile("a password slot of the Aegis vault has a salt, key, nonce or tag of the wrong size")
+            }
+            self.scrypt = Scrypt(n: UInt64(n), r: UInt64(r), p: UInt64(p))
+            self.salt = salt
+            self.wrappedKey = wrapped
+            self.nonce = nonce
+            self.tag = tag
+        }
+    }
+
+    static func decrypt(_ json: JSONValue, password: String) throws(OTPError) -> JSONValue {
+        guard let slots = json["header"]?["slots"]?.arrayValue else { throw .invalidFile("the encrypted Aegis vault has no key slots") }
+        guard slots.count <= maximumSlots else {
+            throw .invalidFile("the Aegis vault lists \(slots.count) key slots; at most \(maximumSlots) are read")
+        }
+        let passwordSlots = slots.filter { $0["type"]?.int64Value == 1 }
+        guard !passwordSlots.isEmpty else { throw .invalidFile("the Aegis vault has no password slot (only biometric or raw slots)") }
+        guard passwordSlots.count <= maximumPasswordSlots else {
+            throw .invalidFile("the Aegis vault has \(passwordSlots.count) password slots; Aegis writes at most \(maximumPasswordSlots)")
+        }
+        // Every slot is checked before the first (costly) key derivation.
+        var checked: [PasswordSlot] = []
+        for slot in passwordSlots { checked.append(try PasswordSlot(slot)) }
+        var masterKey: [UInt8]?
+        for slot in checked {
             let kek: [UInt8]
             do {
-                kek = try Scrypt(n: UInt64(n), r: UInt64(r), p: UInt64(p)).derive(password: Array(password.utf8), salt: salt, length: 32)
+                kek = try slot.scrypt.derive(password: Array(password.utf8), salt: slot.salt, length: 32)
             } catch {
                 throw .invalidFile("a password slot of the Aegis vault has unusable scrypt parameters: \(error)")
             }
-            if let key = try? AESGCM.open(wrapped + tag, key: kek, nonce: nonce), key.count == 32 {
+            if let key = try? AESGCM.open(slot.wrappedKey + slot.tag, key: kek, nonce: slot.nonce), key.count == 32 {
                 masterKey = key
                 break
             }
