@@ -1,6 +1,8 @@
 /// The user's config file, `$XDG_CONFIG_HOME/cloudsync/config` (or `$CLOUDSYNC_CONFIG`):
 /// `key = value` lines, `#` or `;` comments, keys `account`, `device`, `container`, `cloud`,
-/// `home`. Mistakes become warnings naming `file:line`, never failures.
+/// `home`. Mistakes in its lines become warnings naming `file:line`, never failures; a path that
+/// is not a regular file (a FIFO, a device such as `/dev/zero`, a folder) or is larger than
+/// `maximumSize` is refused (`refusal`), since reading it could hang or never end.
 public struct ConfigFile: Sendable, Hashable {
     /// One setting found in the file.
     public struct Entry: Sendable, Hashable {
@@ -19,15 +21,29 @@ public struct ConfigFile: Sendable, Hashable {
     public var entries: [String: Entry] = [:]
     /// One line per problem, `path:line: what is wrong`.
     public var warnings: [String] = []
+    /// Why the file was not read at all and must not be used (the caller stops with a usage
+    /// error): it is not a regular file, or is too large. Nil otherwise.
+    public var refusal: String?
+
+    /// The largest config file read (1 MiB).
+    public static let maximumSize = 1 << 20
 
     /// The value of `key`, if the file sets it.
     public subscript(key: String) -> String? { entries[key]?.value }
 
     /// Reads and parses the file at `path`. A missing file is an empty config without warnings.
     public static func load(path: String) -> ConfigFile {
-        switch FileSystem.readFile(path) {
+        switch FileSystem.readFile(path, limit: maximumSize) {
         case .missing:
             return ConfigFile(path: path)
+        case .notRegular(let kind):
+            var config = ConfigFile(path: path)
+            config.refusal = "the config file \(path) is \(kind), not a regular file"
+            return config
+        case .tooLarge(let limit):
+            var config = ConfigFile(path: path)
+            config.refusal = "the config file \(path) is larger than \(limit >> 20) MiB"
+            return config
         case .failed(let reason):
             var config = ConfigFile(path: path)
             config.warnings.append("\(path): cannot read the config file: \(reason)")

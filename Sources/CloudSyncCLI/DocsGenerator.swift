@@ -58,7 +58,7 @@ public struct DocsGenerator: Sendable {
     /// and generated-looking man pages (`man/cloudsync*.1`) the table no longer has.
     public func outdatedFiles(in directory: String) -> [String] {
         let outdated = files().filter { file in
-            guard case .contents(let bytes) = FileSystem.readFile(directory + "/" + file.path) else { return true }
+            guard case .contents(let bytes) = FileSystem.readFile(directory + "/" + file.path, limit: 64 << 20) else { return true }
             return bytes != Array(file.text.utf8)
         }
         return outdated.map(\.path) + staleManPages(in: directory)
@@ -81,7 +81,7 @@ public struct DocsGenerator: Sendable {
         }
         for file in files() {
             let path = directory + "/" + file.path
-            if case .contents(let bytes) = FileSystem.readFile(path), bytes == Array(file.text.utf8) { continue }
+            if case .contents(let bytes) = FileSystem.readFile(path, limit: 64 << 20), bytes == Array(file.text.utf8) { continue }
             try Self.writeFile(path, file.text)
             changed.append("wrote " + file.path)
         }

@@ -64,6 +64,10 @@ public final class ReplHistory {
             return
         case .failed(let reason):
             disable("cannot read history file \(path): \(reason)")
+        case .notRegular:
+            disable("history file \(path) is not a regular file")
+        case .tooLarge:
+            disable("history file \(path) is over the limit of \(Self.maximumFileSize) bytes; move it away to start afresh")
         }
     }
 

@@ -45,6 +45,10 @@ public struct ScriptRunner {
                 }
             }
         }
+        if reader.overlong {
+            output.error("\(source):\(reader.lineNumber + 1): a line is longer than \(FileLineReader.maximumLineBytes >> 20) MiB; stopped")
+            return ExitCode.dataError.rawValue
+        }
         return firstFailure
     }
 

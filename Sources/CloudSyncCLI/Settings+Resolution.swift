@@ -61,6 +61,7 @@ extension Settings {
         let stateHome = xdg("XDG_STATE_HOME", base + "/.local/state")
         let configPath = env("CLOUDSYNC_CONFIG") ?? configHome + "/cloudsync/config"
         let config = ConfigFile.load(path: configPath)
+        if let refusal = config.refusal { throw .usage(refusal) }
         for message in config.warnings { warning(message) }
 
         /// The winning value and a phrase naming where it came from.
