@@ -7,13 +7,17 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension JSONValue {
-    /// Parses a complete JSON text (RFC 8259). Nesting deeper than 512 levels is refused.
+    /// Parses a complete JSON text (RFC 8259). Nesting deeper than 512 levels and texts over
+    /// 64 MiB are refused.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(bytes: Array(text.utf8))
     }
 
-    /// Parses a complete JSON text given as UTF-8 bytes.
+    /// Parses a complete JSON text given as UTF-8 bytes, of at most `JSONByteParser.maxBytes`.
     public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        guard bytes.count <= JSONByteParser.maxBytes else {
+            throw JSONParseError(message: "the text is larger than \(JSONByteParser.maxBytes >> 20) MiB", offset: 0)
+        }
         var parser = JSONByteParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -30,6 +34,8 @@ struct JSONByteParser {
     /// key, whatever the object's size (tests count them to keep parsing linear).
     var keyProbes = 0
     static let maxDepth = 512
+    /// The largest text parsed (64 MiB: the largest file any command reads).
+    static let maxBytes = 64 << 20
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 

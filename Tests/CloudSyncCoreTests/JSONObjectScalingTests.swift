@@ -57,4 +57,12 @@ struct JSONObjectScalingTests {
         renamed[10].0 = "other"
         #expect(JSONValue.object(renamed) != forward)
     }
+
+    @Test func textsOverTheSizeLimitAreRefused() throws {
+        var huge = [UInt8](repeating: 0x20, count: JSONByteParser.maxBytes + 1)
+        huge[0] = UInt8(ascii: "1")
+        #expect(throws: JSONParseError(message: "the text is larger than 64 MiB", offset: 0)) { try JSONValue.parse(bytes: huge) }
+        huge.removeLast()
+        #expect(try JSONValue.parse(bytes: huge) == .int(1))
+    }
 }
