@@ -137,7 +137,7 @@ extension CloudSession {
     public func passphrase(_ question: String = "Sync passphrase: ",
                            variable: String = "CLOUDSYNC_PASSPHRASE") throws(CloudError) -> String {
         if let value = context.environment[variable], !value.isEmpty { return value }
-        if let typed = Prompt.secret(question, output: context.output), !typed.isEmpty { return typed }
+        if let typed = Prompt.secret(.text(question), output: context.output), !typed.isEmpty { return typed }
         throw CloudError(.permissionFailure,
                          "a sync passphrase is needed: set \(variable) or run on a terminal")
     }

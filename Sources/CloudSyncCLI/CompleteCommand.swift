@@ -34,7 +34,7 @@ public enum CompleteCommand {
                 let engine = CompletionEngine(root: dispatcher.rootCommand, liveValues: liveValues,
                                               environment: context.environment)
                 for value in engine.complete(words).values where !value.contains("\n") {
-                    context.output.line(value)
+                    context.output.line(.value(value))
                 }
                 context.output.flush()
                 alarm(0)

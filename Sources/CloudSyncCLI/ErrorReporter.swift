@@ -14,7 +14,7 @@ struct ErrorReporter {
             if output.isJSON {
                 emitJSON(error.jsonDocument)
             } else {
-                output.error(error.message)
+                output.error(.text(error.message))
                 if case .usage = error { remind(usage) }
             }
             return error.exitCode
@@ -22,11 +22,12 @@ struct ErrorReporter {
             if output.isJSON {
                 emitJSON(error.jsonDocument)
             } else {
-                var text = error.reason.isEmpty ? error.code.rawValue : error.reason
+                // A cloud reason is one sentence, often with names in it: shown as one value.
+                var lines: [TerminalText] = ["\(error.reason.isEmpty ? error.code.rawValue : error.reason)"]
                 for (id, item) in error.partialErrors.sorted(by: { $0.key.recordName < $1.key.recordName }) {
-                    text += "\n  \(id.recordName): \(item.reason) (\(item.code.rawValue))"
+                    lines.append("  \(id.recordName): \(item.reason) (\(item.code.rawValue))")
                 }
-                output.error(text)
+                output.error(TerminalText(lines: lines))
             }
             return error.exitCode
         default:
@@ -34,14 +35,14 @@ struct ErrorReporter {
             if output.isJSON {
                 emitJSON(wrapped.jsonDocument)
             } else {
-                output.error(wrapped.message)
+                output.error("\(wrapped.message)")
             }
             return wrapped.exitCode
         }
     }
 
     private func emitJSON(_ document: JSONValue) {
-        output.writeError(document.serialized() + "\n")
+        output.jsonError(document)
     }
 
     /// `usage: <form>` and `See 'cloudsync zone create --help'.`
@@ -50,14 +51,14 @@ struct ErrorReporter {
             output.writeError("See '\(Dispatcher.programName) --help'.\n")
             return
         }
-        var lines: [String] = []
+        var lines: [TerminalText] = []
         let forms = UsageFormatter().forms(for: spec, path: path, prefixWidth: 7)
         for (index, form) in forms.enumerated() {
             for (number, line) in form.enumerated() {
-                lines.append((number > 0 ? "       " : (index == 0 ? "usage: " : "   or: ")) + line)
+                lines.append(.text((number > 0 ? "       " : (index == 0 ? "usage: " : "   or: ")) + line))
             }
         }
         lines.append("See '\(path.joined(separator: " ")) --help'.")
-        output.writeError(lines.joined(separator: "\n") + "\n")
+        output.writeError(TerminalText(lines: lines).appending("\n"))
     }
 }

@@ -30,7 +30,7 @@ public enum GenerateDocsCommand {
             if arguments.flag("check") {
                 let outdated = generator.outdatedFiles(in: directory)
                 guard outdated.isEmpty else {
-                    for path in outdated { context.output.line(path) }
+                    for path in outdated { context.output.line("\(path)") }
                     throw CLIError.failed("\(outdated.count) generated file(s) differ from the command table; run 'swift package --allow-writing-to-package-directory generate-docs'")
                 }
                 context.output.info("man pages and completions are up to date")
@@ -42,7 +42,7 @@ public enum GenerateDocsCommand {
             } catch {
                 throw CLIError.failed("\(error)")
             }
-            for line in changed { context.output.line(line) }
+            for line in changed { context.output.line("\(line)") }
             if changed.isEmpty { context.output.info("man pages and completions are up to date") }
         })
 }

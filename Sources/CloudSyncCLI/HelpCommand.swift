@@ -55,7 +55,7 @@ extension Invocation {
             }
             return reporter.report(CLIError.usage(message), usage: (spec, path))
         }
-        output.write(HelpRenderer().render(spec, path: path))
+        output.write(.text(HelpRenderer().render(spec, path: path)))
         return 0
     }
 
@@ -87,11 +87,11 @@ extension Invocation {
         if plugins.isEmpty {
             lines.append("  (none)")
         } else {
-            lines += TextWrapper.twoColumns(plugins.map { ($0.name, $0.path) }, column: renderer.descriptionColumn,
+            lines += TextWrapper.twoColumns(plugins.map { (TerminalEscaping.escapeValue($0.name), TerminalEscaping.escapeValue($0.path)) }, column: renderer.descriptionColumn,
                                             width: renderer.width)
         }
         lines.append("")
         lines.append("See '\(Dispatcher.programName) help <command>' to read about a command.")
-        output.write(lines.joined(separator: "\n") + "\n")
+        output.write(.text(lines.joined(separator: "\n") + "\n"))
     }
 }

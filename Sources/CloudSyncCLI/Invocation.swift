@@ -40,7 +40,7 @@ struct Invocation {
         if path.isEmpty {
             // DESIGN §5: a bare `cloudsync` opens the REPL when one is registered.
             guard let repl = root.subcommand(named: "repl"), repl.run != nil else {
-                output.writeError(HelpRenderer().render(root, path: [Dispatcher.programName]))
+                output.writeError(.text(HelpRenderer().render(root, path: [Dispatcher.programName])))
                 return ExitCode.usage.rawValue
             }
             path = [repl]
@@ -51,7 +51,7 @@ struct Invocation {
         }
         guard let body = leaf.run else {
             // A group invoked without its subcommand: git prints usage and fails.
-            output.writeError(HelpRenderer().render(leaf, path: [Dispatcher.programName] + path.map(\.name)))
+            output.writeError(.text(HelpRenderer().render(leaf, path: [Dispatcher.programName] + path.map(\.name))))
             return ExitCode.usage.rawValue
         }
 
@@ -82,7 +82,7 @@ struct Invocation {
 
     private func resolveSettings(_ arguments: ParsedArguments) throws(CLIError) -> Settings {
         try Settings.resolve(overrides: SettingsOverrides(arguments), environment: environment,
-                             stdoutIsTTY: output.isTTY) { output.warning($0) }
+                             stdoutIsTTY: output.isTTY) { output.warning("\($0)") }
     }
 
     private func usageContext(_ path: [CommandSpec]) -> (CommandSpec, [String])? {
@@ -126,12 +126,12 @@ struct Invocation {
         let candidates = root.visibleSubcommands.map(\.name)
             + PluginLocator(environment: environment).all().map(\.name)
         let hint = Suggestions.didYouMean(name, among: candidates)
-        let reason = "'\(name)' is not a \(program) command. See '\(program) help -a'."
         if output.isJSON {
-            let error = CLIError.usage(reason + (hint.map { "\n" + $0 } ?? ""))
-            output.writeError(error.jsonDocument.serialized() + "\n")
+            let reason = "'\(name)' is not a \(program) command. See '\(program) help -a'."
+            output.jsonError(CLIError.usage(reason + (hint.map { "\n" + $0 } ?? "")).jsonDocument)
         } else {
-            output.writeError("\(program): \(reason)\n" + (hint.map { $0 + "\n" } ?? ""))
+            let text: TerminalText = "\(program): '\(name)' is not a \(program) command. See '\(program) help -a'.\n"
+            output.writeError(text.appending(hint.map { "\($0)\n" } ?? ""))
         }
         return ExitCode.usage.rawValue
     }

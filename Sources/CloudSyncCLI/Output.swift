@@ -6,6 +6,11 @@ import Glibc
 /// terminal. stdout is buffered (line by line on a terminal) and flushed before anything goes
 /// to stderr, so the two stay in order; the dispatcher flushes at the end.
 ///
+/// Human text is `TerminalText`: every name and value in it passes through `TerminalEscaping`,
+/// so data from the cloud, files or the command line never sends a control character to the
+/// terminal nor forges a line (JSON is written as the JSON writer escapes it). Only
+/// `writeVerbatim`/`writeErrorVerbatim` write control sequences, which the program makes itself.
+///
 /// Commands receive one through `CommandContext.output`; tests build one on file descriptors.
 public final class Output: @unchecked Sendable {
     /// The descriptor human text and JSON are written to.
@@ -66,21 +71,33 @@ public final class Output: @unchecked Sendable {
     // MARK: stdout
 
     /// One line of human text on stdout (a newline is added). Not affected by `--quiet`.
-    public func line(_ text: String) {
-        write(text + "\n")
+    /// Interpolated values are escaped (see `TerminalText`).
+    public func line(_ text: TerminalText) {
+        writeBytes(text.rendered(color: useColor) + "\n")
     }
 
-    /// Text on stdout as it is, without a newline.
-    public func write(_ text: String) {
+    /// Human text on stdout without a newline; values escaped as in `line`.
+    public func write(_ text: TerminalText) {
+        writeBytes(text.rendered(color: useColor))
+    }
+
+    /// Text on stdout exactly as it is, control characters included: only for what the program
+    /// made itself (an ANSI-drawn QR code), never for a name or a value.
+    public func writeVerbatim(_ text: String) {
+        writeBytes(text)
+    }
+
+    private func writeBytes(_ text: String) {
         lock.withLock {
             buffer.append(contentsOf: text.utf8)
             if isTTY || buffer.count >= 65536 { flushLocked() }
         }
     }
 
-    /// One JSON document on stdout: pretty-printed on a terminal, compact otherwise.
+    /// One JSON document on stdout: pretty-printed on a terminal, compact otherwise. (The JSON
+    /// writer escapes control characters itself.)
     public func json(_ value: JSONValue) {
-        line(isTTY ? value.prettyPrinted() : value.serialized())
+        writeBytes((isTTY ? value.prettyPrinted() : value.serialized()) + "\n")
     }
 
     /// One compact JSON line on stdout, flushed at once (for NDJSON streams).
@@ -92,11 +109,14 @@ public final class Output: @unchecked Sendable {
         }
     }
 
-    /// Aligned columns for humans: the header (bold when colored), then the rows. Columns are
-    /// separated by two spaces; short rows are padded.
+    /// Aligned columns for humans: the header (bold when colored), then the rows. Every cell is
+    /// one value (escaped, so it stays on its line and in its column); columns are separated by
+    /// two spaces; short rows are padded.
     public func table(_ header: [String], _ rows: [[String]]) {
         let columns = max(header.count, rows.map(\.count).max() ?? 0)
         guard columns > 0 else { return }
+        let header = header.map(TerminalEscaping.escapeValue)
+        let rows = rows.map { $0.map(TerminalEscaping.escapeValue) }
         var widths = [Int](repeating: 0, count: columns)
         for row in [header] + rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
@@ -112,14 +132,14 @@ public final class Output: @unchecked Sendable {
             return text
         }
         var text = ""
-        if !header.isEmpty { text += styled(render(header), .bold) + "\n" }
+        if !header.isEmpty { text += TerminalText.styled(render(header), .bold).rendered(color: useColor) + "\n" }
         for row in rows { text += render(row) + "\n" }
-        write(text)
+        writeBytes(text)
     }
 
-    /// `text` wrapped in the ANSI style when color is on, unchanged otherwise.
-    public func styled(_ text: String, _ style: TextStyle) -> String {
-        useColor ? style.escape + text + TextStyle.reset : text
+    /// `text` as one value in the style, colored when color is on (interpolate it in a line).
+    public func styled(_ text: String, _ style: TextStyle) -> TerminalText {
+        .styled(text, style)
     }
 
     /// Writes buffered stdout text now.
@@ -130,32 +150,39 @@ public final class Output: @unchecked Sendable {
     // MARK: stderr
 
     /// Progress chatter on stderr; nothing in `--quiet` or `--json` mode.
-    public func info(_ text: String) {
+    public func info(_ text: TerminalText) {
         let silent = lock.withLock { quietMode || jsonMode }
-        if !silent { writeError(text + "\n") }
+        if !silent { writeError(text.appending("\n")) }
     }
 
     /// `cloudsync: warning: <text>` on stderr (also in quiet and JSON mode).
-    public func warning(_ text: String) {
-        writeError(Dispatcher.programName + ": " + errorStyled("warning:", .yellow) + " " + text + "\n")
+    public func warning(_ text: TerminalText) {
+        writeError("\(Dispatcher.programName): \("warning:", style: .yellow) \(text)\n")
     }
 
     /// `cloudsync: error: <text>` on stderr, for a command that reports an error and goes on.
-    /// Lines after the first are printed as they are.
-    public func error(_ text: String) {
-        writeError(Dispatcher.programName + ": " + errorStyled("error:", .red) + " " + text + "\n")
+    /// Layout lines after the first are printed as they are.
+    public func error(_ text: TerminalText) {
+        writeError("\(Dispatcher.programName): \("error:", style: .red) \(text)\n")
     }
 
-    /// Text on stderr as it is (stdout is flushed first).
-    public func writeError(_ text: String) {
+    /// Human text on stderr (stdout is flushed first); values escaped as in `line`.
+    public func writeError(_ text: TerminalText) {
+        writeErrorVerbatim(text.rendered(color: useColor && stderrIsTTY))
+    }
+
+    /// One compact JSON document and a newline on stderr (`--json` errors).
+    public func jsonError(_ value: JSONValue) {
+        writeErrorVerbatim(value.serialized() + "\n")
+    }
+
+    /// Text on stderr exactly as it is (stdout is flushed first): only for control sequences
+    /// the program made itself (redrawing a progress line), never for a name or a value.
+    public func writeErrorVerbatim(_ text: String) {
         lock.withLock {
             flushLocked()
             FileSystem.writeAll(standardError, Array(text.utf8))
         }
-    }
-
-    private func errorStyled(_ text: String, _ style: TextStyle) -> String {
-        useColor && stderrIsTTY ? style.escape + text + TextStyle.reset : text
     }
 
     private func flushLocked() {

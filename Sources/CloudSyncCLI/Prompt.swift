@@ -6,7 +6,7 @@ import Glibc
 public enum Prompt {
     /// Asks a yes/no question on stderr (through `output`, so pending stdout is flushed first)
     /// and reads the answer from stdin; only `y`/`yes` is yes. End of input is no.
-    public static func confirm(_ question: String, output: Output) -> Bool {
+    public static func confirm(_ question: TerminalText, output: Output) -> Bool {
         output.writeError(question)
         guard let answer = readLine() else { return false }
         let text = answer.lowercased()
@@ -15,7 +15,7 @@ public enum Prompt {
 
     /// Reads a secret from the terminal with echo off (restored even on error). Nil when stdin
     /// is not a terminal or input ended.
-    public static func secret(_ question: String, output: Output) -> String? {
+    public static func secret(_ question: TerminalText, output: Output) -> String? {
         guard isatty(0) == 1 else { return nil }
         output.writeError(question)
         var saved = termios()

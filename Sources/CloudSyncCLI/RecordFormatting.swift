@@ -1,6 +1,8 @@
 import CloudSyncCore
 
 /// Human renderings of records and field values, shared by every command that prints records.
+/// `describe` gives a value as it is; what it returns is printed through `TerminalText` or
+/// `Output.table`, which escape it. `fieldSummary` and `block` escape names and values themselves.
 public enum RecordFormatting {
     /// A field value as a person reads it: strings as they are, timestamps in ISO 8601, bytes
     /// as a size, lists bracketed.
@@ -20,17 +22,20 @@ public enum RecordFormatting {
         }
     }
 
-    /// `name=value` pairs in field-name order, on one line.
+    /// `name=value` pairs in field-name order, on one line: names and values are escaped
+    /// (`TerminalEscaping.escapeValue`) before the text is cut to `maxWidth`.
     public static func fieldSummary(_ record: Record, maxWidth: Int = 60) -> String {
-        let text = record.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(describe($0.value))" }.joined(separator: " ")
+        let text = record.fields.sorted { $0.key < $1.key }
+            .map { TerminalEscaping.escapeValue($0.key) + "=" + TerminalEscaping.escapeValue(describe($0.value)) }
+            .joined(separator: " ")
         return text.count > maxWidth ? String(text.prefix(maxWidth - 1)) + "…" : text
     }
 
-    /// A multi-line block, as `record get` prints it.
-    public static func block(_ record: Record) -> [String] {
-        var lines = ["record \(record.recordID.recordName)",
-                     "type:       \(record.recordType)",
-                     "zone:       \(record.recordID.zoneID.zoneName)"]
+    /// A multi-line block, as `record get` prints it; names and values are escaped when printed.
+    public static func block(_ record: Record) -> [TerminalText] {
+        var lines: [TerminalText] = ["record \(record.recordID.recordName)",
+                                     "type:       \(record.recordType)",
+                                     "zone:       \(record.recordID.zoneID.zoneName)"]
         if let system = record.system {
             lines.append("change tag: \(system.changeTag)")
             lines.append("created:    \(ISO8601.format(milliseconds: system.created.timestamp)) by \(system.created.deviceID)")
@@ -40,8 +45,9 @@ public enum RecordFormatting {
             lines.append("(no fields)")
         } else {
             lines.append("fields:")
-            let width = record.fields.keys.map(\.count).max() ?? 0
-            for (name, value) in record.fields.sorted(by: { $0.key < $1.key }) {
+            let fields = record.fields.sorted(by: { $0.key < $1.key }).map { (TerminalEscaping.escapeValue($0.key), $0.value) }
+            let width = fields.map(\.0.count).max() ?? 0
+            for (name, value) in fields {
                 let pad = String(repeating: " ", count: width - name.count)
                 lines.append("  \(name)\(pad)  \(value.typeName)  \(describe(value))")
             }

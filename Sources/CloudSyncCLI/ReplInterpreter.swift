@@ -90,6 +90,7 @@ public final class ReplInterpreter {
         guard let settings = settings() else { return "cloudsync> " }
         var context = settings.account + "@" + settings.device
         if settings.container != Settings.defaultContainer { context += ":" + settings.container }
+        context = TerminalEscaping.escapeValue(context)
         guard color else { return context + "> " }
         let (open, close) = markers ? ("\u{1}", "\u{2}") : ("", "")
         return open + TextStyle.bold.escape + close + context + open + TextStyle.reset + close + "> "
@@ -101,7 +102,7 @@ public final class ReplInterpreter {
         do {
             words = try CommandLineSplitter.split(line)
         } catch {
-            output.error((location.map { $0 + ": " } ?? "") + error.description)
+            output.error("\(location.map { $0 + ": " } ?? "")\(error.description)")
             return .ran(ExitCode.usage.rawValue)
         }
         var command = words[...]
@@ -119,7 +120,7 @@ public final class ReplInterpreter {
         default:
             let status = run(Array(command))
             if first == HelpCommand.name && command.count == 1 && status == 0 && !lineFlags.contains("--json") {
-                output.write(Self.sessionHelp)
+                output.write(.text(Self.sessionHelp))
                 output.flush()
             }
             return .ran(status)
@@ -144,7 +145,7 @@ public final class ReplInterpreter {
                 }
                 return status
             } catch {
-                output.error(error.description)
+                output.error("\(error.description)")
                 return ExitCode.internalError.rawValue
             }
         }
@@ -167,15 +168,15 @@ public final class ReplInterpreter {
         }
         let usage = "usage: use [account|device|container <name>]"
         guard let variable = Self.switchable.first(where: { $0.0 == what })?.1 else {
-            var message = "use: unknown setting '\(what)'"
-            if let hint = Suggestions.didYouMean(what, among: Self.switchable.map(\.0)) { message += "\n" + hint }
+            var message: TerminalText = "use: unknown setting '\(what)'"
+            if let hint = Suggestions.didYouMean(what, among: Self.switchable.map(\.0)) { message = message.appending("\n\(hint)") }
             output.error(message)
-            output.writeError(usage + "\n")
+            output.writeError(.text(usage + "\n"))
             return ExitCode.usage.rawValue
         }
         guard arguments.count == 2, let value = arguments.last, !value.isEmpty else {
             output.error("use \(what) needs one \(what == "container" ? "identifier" : "name")")
-            output.writeError(usage + "\n")
+            output.writeError(.text(usage + "\n"))
             return ExitCode.usage.rawValue
         }
         if what == "container" {

@@ -35,7 +35,7 @@ public final class ReplSession {
             editor.completer = nil
             history.close()
         }
-        if let banner { output.line(banner) }
+        if let banner { output.line(.text(banner)) }
         output.flush()
         while true {
             switch readLogicalLine(editor, prompt: interpreter.prompt(color: color, markers: true)) {

@@ -28,7 +28,7 @@ public struct ScriptRunner {
         while let (number, line) = reader.nextLogicalLine() {
             let text = line.trimmingBlanksAround()
             if text.isEmpty || text.hasPrefix("#") { continue }
-            if echo { output.writeError("+ " + text + "\n") }
+            if echo { output.writeError("+ \(text)\n") }
             switch interpreter.execute(text, location: "\(source):\(number)") {
             case .empty:
                 continue

@@ -186,6 +186,8 @@ final class ProgressBar {
     let enabled: Bool
     let output: Output
     var drawn = false
+    /// Carriage return and "erase line": the bar is redrawn in place.
+    private static let clearLine = "\r\u{1B}[2K"
 
     init(enabled: Bool, output: Output) {
         self.enabled = enabled
@@ -203,11 +205,11 @@ final class ProgressBar {
         case .pulling(let records):
             text = "pulling \(records) records"
         }
-        output.writeError("\r\u{1B}[2K" + text)
+        output.writeErrorVerbatim(Self.clearLine + TerminalEscaping.escapeText(text))
         drawn = true
     }
 
     func finish() {
-        if drawn { output.writeError("\r\u{1B}[2K") }
+        if drawn { output.writeErrorVerbatim(Self.clearLine) }
     }
 }

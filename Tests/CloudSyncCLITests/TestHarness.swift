@@ -183,7 +183,7 @@ enum Toy {
                     run: { context, arguments in
                         recorder.record(arguments, context.settings)
                         context.output.info("creating zones")
-                        context.output.line("created " + arguments.arguments("zone-name").joined(separator: ","))
+                        context.output.line("created \(arguments.arguments("zone-name").joined(separator: ","))")
                     }),
                 CommandSpec(
                     name: "list", abstract: "List record zones",
@@ -214,7 +214,7 @@ enum Toy {
             arguments: [ArgumentSpec("word", help: "Words to print.", optional: true, repeating: true)],
             run: { context, arguments in
                 recorder.record(arguments, context.settings)
-                context.output.line(arguments.arguments("word").joined(separator: " "))
+                context.output.line("\(arguments.arguments("word").joined(separator: " "))")
             })
     }
 

@@ -38,7 +38,7 @@ public enum KVCommand {
             if context.output.isJSON {
                 context.output.json(.object([("key", .string(key)), ("type", .string(value.typeName)), ("value", value.jsonValue)]))
             } else {
-                context.output.line(value.storedText)
+                context.output.line(.value(value.storedText))
             }
         })
 

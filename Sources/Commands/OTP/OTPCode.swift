@@ -64,13 +64,13 @@ enum OTPCode {
             }
             out.json(.object(pairs))
         } else if context.settings.quiet {
-            out.write(codes.map { $0 + "\n" }.joined())
+            out.write(.text(codes.map { $0 + "\n" }.joined()))
         } else {
             var text = "\(codes[0])  (\(secondsLeft) s left)\n"
             for index in stride(from: 1, through: next, by: 1) {
                 text += "\(codes[index])  (in \(secondsLeft + Int64(index - 1) * period) s)\n"
             }
-            out.write(text)
+            out.write(.text(text))
         }
     }
 
@@ -102,7 +102,7 @@ enum OTPCode {
         var advanced = stored
         advanced.token.counter = counters.lowerBound + 1
         try store.update(advanced, from: token, now: OTPCommand.nowMilliseconds())
-        if let document { out.json(document) } else { out.write(text) }
+        if let document { out.json(document) } else { out.write(.text(text)) }
     }
 
     /// Every time-based token's code (HOTP tokens are left out: showing one uses it up).
@@ -125,7 +125,7 @@ enum OTPCode {
         if context.output.isJSON {
             context.output.json(.object([("codes", .array(items))]))
         } else if context.settings.quiet {
-            context.output.write(rows.map { "\($0[0])\t\($0[1])\n" }.joined())
+            context.output.write(.text(rows.map { "\(TerminalEscaping.escapeValue($0[0]))\t\($0[1])\n" }.joined()))
         } else if rows.isEmpty {
             context.output.line("No time-based tokens. Add one with 'cloudsync otp add'.")
         } else {

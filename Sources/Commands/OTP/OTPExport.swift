@@ -71,7 +71,7 @@ enum OTPExport {
         if qr {
             let ansi = output == nil && ansi(context)
             for item in items {
-                text += item.label + "\n" + QRRenderer.render(try QRMatrix.encode(item.text), ansi: ansi) + "\n"
+                text += TerminalEscaping.escapeValue(item.label) + "\n" + QRRenderer.render(try QRMatrix.encode(item.text), ansi: ansi) + "\n"
             }
         } else {
             text = items.map { $0.text + "\n" }.joined()
@@ -79,8 +79,10 @@ enum OTPExport {
         if let output {
             try OTPInput.writePrivate(output, text)
             context.output.info("wrote \(tokens.count) tokens to \(output); it holds the secrets: delete it when done")
+        } else if qr {
+            context.output.writeVerbatim(text)
         } else {
-            context.output.write(text)
+            context.output.write(.text(text))
         }
     }
 

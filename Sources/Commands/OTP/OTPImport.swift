@@ -100,7 +100,7 @@ enum OTPImport {
             if !contents.problems.isEmpty {
                 summary += "; \(contents.problems.count) broken \(contents.problems.count == 1 ? "entry" : "entries") not imported"
             }
-            out.line(summary)
+            out.line(.text(summary))
         }
         if !contents.problems.isEmpty { throw CLIError.exit(ExitCode.dataError.rawValue) }
     }

@@ -44,10 +44,10 @@ enum OTPManage {
                 return
             }
             if arguments.flag("qr") {
-                context.output.write(QRRenderer.render(try QRMatrix.encode(uri), ansi: OTPExport.ansi(context)))
+                context.output.writeVerbatim(QRRenderer.render(try QRMatrix.encode(uri), ansi: OTPExport.ansi(context)))
             }
             if arguments.flag("uri") {
-                context.output.line(uri)
+                context.output.line(.value(uri))
             } else if !arguments.flag("qr") {
                 var rows = [["name", token.name], ["issuer", token.issuer], ["account", token.account],
                             ["type", token.kind.rawValue], ["algorithm", token.algorithm.rawValue], ["digits", String(token.digits)]]

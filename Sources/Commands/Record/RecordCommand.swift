@@ -49,7 +49,7 @@ public enum RecordCommand {
                     }
                 case .failure(let error)?:
                     if firstError == nil { firstError = error }
-                    if ids.count > 1 { context.output.warning(error.reason) }
+                    if ids.count > 1 { context.output.warning("\(error.reason)") }
                 case nil:
                     break
                 }

@@ -80,7 +80,7 @@ public enum ReplCommand {
         let session = ReplSession(
             interpreter: interpreter(context, dispatcher, .childProcess(executable: "/proc/self/exe")),
             history: ReplHistory(path: ReplHistory.location(environment: context.environment, settings: context.settings),
-                                 warning: output.warning),
+                                 warning: { output.warning("\($0)") }),
             output: output, liveValues: liveValues, color: context.settings.color)
         let readline: Readline
         do {

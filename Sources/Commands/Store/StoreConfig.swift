@@ -33,7 +33,7 @@ enum StoreConfig {
                 return
             }
             guard let value = arguments.argument("value") else {
-                context.output.line(key == "merge-policy" ? policy : forceData)
+                context.output.line(.value(key == "merge-policy" ? policy : forceData))
                 return
             }
             switch key {

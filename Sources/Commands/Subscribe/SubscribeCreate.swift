@@ -57,8 +57,7 @@ enum SubscribeCreate {
             context.output.json(.object([("subscription", stored.json(scope: scope, zoneOwner: request.zoneOwner)),
                                          ("replaced", .bool(replaced))]))
         } else {
-            context.output.line("\(replaced ? "replaced" : "created") subscription \(stored.subscriptionID): "
-                                + SubscriptionText.summary(stored, scope: scope))
+            context.output.line("\(replaced ? "replaced" : "created") subscription \(stored.subscriptionID): \(SubscriptionText.summary(stored, scope: scope))")
         }
     }
 

@@ -77,7 +77,7 @@ enum SubscribeListen {
                 if output.isJSON {
                     output.ndjson(notification.json)
                 } else {
-                    output.line(SubscriptionText.line(notification))
+                    output.line(.value(SubscriptionText.line(notification)))
                 }
                 output.flush()
                 delivered += 1
