@@ -29,14 +29,14 @@ enum ArgumentBinder {
             next += take
         }
         if next < words.count {
-            let extra = words[next...].map { "'\(TerminalEscaping.escapeValue($0))'" }.joined(separator: " ")
+            let extra = words[next...].map { "'\($0)'" }.joined(separator: " ")
             throw .usage((words.count - next == 1 ? "unexpected argument " : "unexpected arguments ") + extra)
         }
         return bound
     }
 
     private static func notAllowed(_ value: String, spec: ArgumentSpec, allowed: [String]) -> String {
-        var message = "invalid value '\(TerminalEscaping.escapeValue(value))' for <\(spec.name)>: expected "
+        var message = "invalid value '\(value)' for <\(spec.name)>: expected "
             + allowed.map { "'\($0)'" }.joined(separator: ", ")
         if let hint = Suggestions.didYouMean(value, among: allowed) { message += "\n" + hint }
         return message

@@ -3,7 +3,7 @@ import CloudSyncCore
 /// Errors a command or the dispatcher reports to the user. Each case carries one human sentence
 /// (the text after `cloudsync: error: `) and maps to an exit code.
 public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The command line is wrong (exit 64). Lines after the first are hints, printed as they are.
+    /// The command line is wrong (exit 64). Lines after the first are `Did you mean …?` hints.
     case usage(String)
     /// The input data is wrong: a malformed file, JSON or value (exit 65).
     case badInput(String)

@@ -87,7 +87,7 @@ struct CommandLineParser {
                     }
                     if current.arguments.isEmpty {
                         let names = current.visibleSubcommands.map(\.name)
-                        var message = "unknown subcommand '\(TerminalEscaping.escapeValue(token))' for '\(commandLine)'"
+                        var message = "unknown subcommand '\(token)' for '\(commandLine)'"
                         if let hint = Suggestions.didYouMean(token, among: names) { message += "\n" + hint }
                         fail(.usage(message))
                     }
@@ -138,7 +138,7 @@ struct CommandLineParser {
                 inline = nil
             }
             guard !name.isEmpty else {
-                fail(.usage("invalid option '\(TerminalEscaping.escapeValue(token))'"))
+                fail(.usage("invalid option '\(token)'"))
                 return
             }
             guard let spec = lookup(long: String(name)) else {
@@ -166,7 +166,7 @@ struct CommandLineParser {
                 position += 1
                 guard let spec = lookup(short: letter) else {
                     if letters.count > 1, lookup(long: String(letters)) != nil {
-                        fail(.usage("unknown option '-\(TerminalEscaping.escapeValue(String(letter)))' in '\(TerminalEscaping.escapeValue(token))'\nDid you mean '-\(TerminalEscaping.escapeValue(token))'?"))
+                        fail(.usage("unknown option '-\(letter)' in '\(token)'\nDid you mean '-\(token)'?"))
                     } else {
                         unknownOption("-" + String(letter))
                     }
@@ -185,7 +185,7 @@ struct CommandLineParser {
         }
 
         private mutating func unknownOption(_ typed: String) {
-            var message = "unknown option '\(TerminalEscaping.escapeValue(typed))'"
+            var message = "unknown option '\(typed)'"
             if let hint = Suggestions.didYouMean(typed, among: knownLongNames) { message += "\n" + hint }
             fail(.usage(message))
         }
@@ -241,7 +241,7 @@ struct CommandLineParser {
         }
 
         static func notAllowed(_ value: String, for what: String, allowed: [String]) -> String {
-            var message = "invalid value '\(TerminalEscaping.escapeValue(value))' for \(what): expected " + allowed.map { "'\($0)'" }.joined(separator: ", ")
+            var message = "invalid value '\(value)' for \(what): expected " + allowed.map { "'\($0)'" }.joined(separator: ", ")
             if let hint = Suggestions.didYouMean(value, among: allowed) { message += "\n" + hint }
             return message
         }

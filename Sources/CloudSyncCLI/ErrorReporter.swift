@@ -14,7 +14,7 @@ struct ErrorReporter {
             if output.isJSON {
                 emitJSON(error.jsonDocument)
             } else {
-                output.error(.text(error.message))
+                output.error(Self.lines(of: error.message))
                 if case .usage = error { remind(usage) }
             }
             return error.exitCode
@@ -39,6 +39,21 @@ struct ErrorReporter {
             }
             return wrapped.exitCode
         }
+    }
+
+    /// An error message as text: one line, then the `Did you mean …?` hint lines the program
+    /// adds (`Suggestions.didYouMean`). Any other newline (or control character) came with a
+    /// name or value the message echoes and is escaped, so it cannot forge a line.
+    static func lines(of message: String) -> TerminalText {
+        var lines: [String] = []
+        for piece in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            if lines.isEmpty || piece.hasPrefix(Suggestions.hintPrefix) {
+                lines.append(String(piece))
+            } else {
+                lines[lines.count - 1] += "\n" + piece
+            }
+        }
+        return TerminalText(lines: lines.map { .value($0) })
     }
 
     private func emitJSON(_ document: JSONValue) {

@@ -42,11 +42,14 @@ public enum Suggestions {
         return scored.filter { $0.score == best }.map(\.name).sorted().prefix(3).map { $0 }
     }
 
+    /// How a hint starts: an error message keeps a line break only before one (`ErrorReporter`).
+    public static let hintPrefix = "Did you mean "
+
     /// `Did you mean 'zone'?` (or `'a', 'b' or 'c'`), or nil when nothing is close.
     public static func didYouMean(_ input: String, among candidates: [String]) -> String? {
         let names = closest(to: input, among: candidates).map { "'\($0)'" }
         guard let last = names.last else { return nil }
-        if names.count == 1 { return "Did you mean \(last)?" }
-        return "Did you mean " + names.dropLast().joined(separator: ", ") + " or " + last + "?"
+        if names.count == 1 { return hintPrefix + "\(last)?" }
+        return hintPrefix + names.dropLast().joined(separator: ", ") + " or " + last + "?"
     }
 }

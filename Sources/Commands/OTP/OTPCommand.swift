@@ -104,8 +104,8 @@ public enum OTPCommand {
             throw CLIError.notFound("no token matches '\(query)'; 'cloudsync otp list' shows them all")
         case .ambiguous(let entries):
             let names = entries.map { describe($0.labels) }.sorted()
-            throw CLIError.failed("'\(TerminalEscaping.escapeValue(query))' matches \(names.count) tokens; be more precise:\n"
-                                  + names.map { "  " + TerminalEscaping.escapeValue($0) }.joined(separator: "\n"))
+            throw CLIError.failed("'\(query)' matches \(names.count) tokens; be more precise: "
+                                  + names.map { "'\($0)'" }.joined(separator: ", "))
         }
     }
 
