@@ -170,7 +170,7 @@ public struct SyncVerb {
             ]))
             return
         }
-        if report.epochChanged { out.warning(epochChangedMessage) }
+        if report.epochChanged { out.warning(.text(epochChangedMessage)) }
         for zone in report.recreatedZones {
             out.line("zone \(zone) was missing in the cloud: re-created, its records uploaded again")
         }

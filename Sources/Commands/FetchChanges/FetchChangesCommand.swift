@@ -79,7 +79,7 @@ public enum FetchChangesCommand {
                     output.ndjson(.object([("event", .string("epochChanged")), ("droppedZones", .int(Int64(zones))),
                                            ("droppedRecords", .int(Int64(records)))]))
                 } else {
-                    output.warning(SyncVerb.epochChangedMessage)
+                    output.warning(.text(SyncVerb.epochChangedMessage))
                 }
             case .pageApplied:
                 break
