@@ -1,4 +1,5 @@
 @testable import CloudSyncCLI
+import CloudSyncCore
 import Glibc
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import CQREncode
 import CloudSyncCLI
+import CloudSyncCore
 
 /// libqrencode, opened when the first QR code is drawn (`otp export --qr`, `otp add --qr`…)
 /// instead of linked into every cloudsync process; `CQREncode` supplies only its types.

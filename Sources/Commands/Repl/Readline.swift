@@ -1,5 +1,6 @@
 import CReadline
 import CloudSyncCLI
+import CloudSyncCore
 import Glibc
 
 /// GNU readline, opened with `dlopen` when the interactive REPL starts instead of linked into

@@ -17,15 +17,13 @@ public enum SharedLibraryError: Error, Sendable, Hashable, CustomStringConvertib
             "\(library) lacks \(names.joined(separator: ", ")); install a newer version"
         }
     }
-
-    /// The error as the CLI reports it (exit 69, a support file is unavailable).
-    public var cliError: CLIError { .unavailable(description) }
 }
 
 /// A C library opened with `dlopen` when a command first needs it, instead of being linked:
 /// every library linked normally costs every cloudsync process its relocations and
 /// constructors at start, although only a few commands use it (readline: the REPL; qrencode:
-/// `otp qr`). The handle is never closed: what is resolved from it stays valid for the process.
+/// `otp qr`; libpq: `--cloud postgres://`). It lives in CloudSyncCore so that every layer
+/// (the command modules, CloudSyncPostgres) shares it. The handle is never closed: what is resolved from it stays valid for the process.
 public struct SharedLibrary: @unchecked Sendable {
     /// The file name it was opened by (a soname such as `libreadline.so.8`).
     public let name: String
