@@ -28,10 +28,15 @@ let package = Package(
         // Headers only, like CReadline: loaded with dlopen by the commands that draw QR codes.
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
 
+        // PostgreSQL (issue 11): libpq's headers only, opened with dlopen by CloudSyncPostgres.
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
+
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "CloudSyncCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        // PostgreSQL (issue 11): connections, statements, transactions, LISTEN/NOTIFY over libpq.
+        .target(name: "CloudSyncPostgres", dependencies: ["CloudSyncCore", "CPostgres"], swiftSettings: strict),
         .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
         .target(name: "CloudSyncDevice",
@@ -84,6 +89,9 @@ let package = Package(
         .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto"], swiftSettings: strict),
+        // PostgreSQL (issue 11): against the cluster of scripts/with-postgres (CLOUDSYNC_TEST_POSTGRES_URL).
+        .testTarget(name: "CloudSyncPostgresTests", dependencies: ["CloudSyncPostgres", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "CloudSyncOTPTests", dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "OTPCommandTests",
