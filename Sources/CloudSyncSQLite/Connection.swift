@@ -30,7 +30,10 @@ public final class Connection {
         /// to normal locking at once. For short-lived processes only: while it is open, any other
         /// connection waits for it.
         public var exclusiveWhenAlone = false
-        /// File mode for a newly created file (0600 for files holding secrets).
+        /// File mode for the database file and its `-wal`, `-shm` and `-journal` files (0600 for
+        /// files holding secrets): a new file is created with it before SQLite opens it (SQLite
+        /// gives its side files the main file's mode), and an existing file this process owns is
+        /// narrowed to it (one `stat` when it already is).
         public var fileMode: mode_t? = nil
 
         public init() {}
@@ -64,10 +67,7 @@ public final class Connection {
         var flags = options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX
-        if let mode = options.fileMode, options.create, access(path, F_OK) != 0 {
-            let fd = open(path, O_CREAT | O_WRONLY | O_EXCL, mode)
-            if fd >= 0 { close(fd) }
-        }
+        if let mode = options.fileMode { Connection.applyFileMode(mode, path: path, create: options.create) }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -80,7 +80,6 @@ public final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
         do {
-            if getenv("CS_EXCL") != nil { try execute("PRAGMA locking_mode=EXCLUSIVE") }
             // Reading the schema is what detects a file that is not a database.
             if options.exclusiveWhenAlone && options.walMode && !options.readOnly {
                 try openExclusiveWhenAlone(busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
@@ -102,6 +101,29 @@ public final class Connection {
         } catch {
             sqlite3_close_v2(db)
             throw error
+        }
+    }
+
+    /// The suffixes of the side files SQLite keeps next to a database file.
+    public static let sideFileSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Creates the file at `path` with `mode` when missing (and `create`), or narrows an
+    /// existing file this process owns, and its side files, to `mode`.
+    static func applyFileMode(_ mode: mode_t, path: String, create: Bool) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if create && errno == ENOENT {
+                let fd = open(path, O_CREAT | O_WRONLY | O_EXCL | O_CLOEXEC, mode)
+                if fd >= 0 { close(fd) }
+            }
+            return
+        }
+        guard info.st_mode & 0o777 & ~mode != 0, info.st_uid == geteuid() else { return }
+        for file in [path] + sideFileSuffixes.map({ path + $0 }) {
+            var side = stat()
+            if stat(file, &side) == 0, side.st_uid == geteuid(), (side.st_mode & S_IFMT) == S_IFREG {
+                chmod(file, side.st_mode & 0o777 & mode)
+            }
         }
     }
 
