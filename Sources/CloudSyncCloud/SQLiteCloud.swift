@@ -14,8 +14,9 @@ import Glibc
 public final class SQLiteCloud: CloudService, @unchecked Sendable {
     let connection: Connection
     let state = Mutex(())
-    /// The random identity of this cloud file, carried in every token.
-    let epoch: UInt64
+    /// The random identity of this cloud file, carried in every token: a new (or emptied) file
+    /// gets a new one, so that tokens of the cloud it replaces are recognised as foreign.
+    public let epoch: UInt64
     let clock: CloudClock
     /// Field types per container and record type, as committed.
     var schemaCache: [SchemaKey: [String: FieldTypeName]] = [:]
@@ -26,7 +27,9 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
         self.path = path
         self.clock = clock
         do {
-            connection = try Connection(path: path)
+            var options = Connection.Options()
+            options.fileMode = 0o600
+            connection = try Connection(path: path, options: options)
         } catch {
             throw SQLiteCloud.openError(error, path: path)
         }
@@ -34,6 +37,8 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
             epoch = try SQLiteCloud.prepare(connection, path: path)
         } catch let error as CloudError {
             throw error
+        } catch let error as MigrationError {
+            throw CloudError(.badDatabase, error.description)
         } catch let error as SQLiteError {
             throw SQLiteCloud.openError(error, path: path)
         } catch {
@@ -51,60 +56,18 @@ public final class SQLiteCloud: CloudService, @unchecked Sendable {
         return CloudError(.badDatabase, "cannot open the cloud file \(path): \(error.message)")
     }
 
-    /// Creates the tables of a new file, or checks that an existing file is a cloud of a
-    /// version this build reads. Returns the store epoch.
+    /// Creates the tables of a new (or zero-length) file with a fresh random store epoch, or
+    /// checks that an existing file is a cloud this build reads and upgrades an older one
+    /// (`SQLiteCloudSchema.migrator`). Returns the store epoch.
     static func prepare(_ db: Connection, path: String) throws -> UInt64 {
-        func readEpoch() throws -> UInt64? {
-            let hasMeta = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'") ?? 0
-            guard hasMeta > 0 else { return nil }
-            let format = try db.queryOne("SELECT value FROM meta WHERE key='format'") { $0.string(0) }
-            guard format == SQLiteCloudSchema.format else {
-                throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync cloud")
-            }
-            let version = try db.userVersion
-            guard version <= SQLiteCloudSchema.version else {
-                throw CloudError(.badDatabase, "cloud file \(path) has format version \(version); this cloudsync reads up to \(SQLiteCloudSchema.version)")
-            }
-            guard let text = try db.queryOne("SELECT value FROM meta WHERE key='epoch'", [], { $0.string(0) }),
-                  let value = UInt64(text, radix: 16) else {
-                throw CloudError(.badDatabase, "cloud file \(path) has no store epoch")
-            }
-            if version < SQLiteCloudSchema.version { try migrate(db) }
-            return value
+        try SQLiteCloudSchema.migrator.prepare(db, path: path) { db in
+            try db.run("INSERT INTO meta(key, value) VALUES ('epoch', ?)", RandomID.hex(bytes: 8))
         }
-        if let epoch = try readEpoch() { return epoch }
-        return try db.transaction(.immediate) {
-            if let epoch = try readEpoch() { return epoch }
-            let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table'") ?? 0
-            guard tables == 0 else {
-                throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync cloud")
-            }
-            try db.execute(SQLiteCloudSchema.ddl)
-            let epochText = RandomID.hex(bytes: 8)
-            try db.run("INSERT INTO meta(key, value) VALUES ('format', ?), ('epoch', ?)", SQLiteCloudSchema.format, epochText)
-            try db.setUserVersion(1)
-            try migrate(db)
-            return UInt64(epochText, radix: 16) ?? 0
+        guard let text = try db.queryOne("SELECT value FROM meta WHERE key='epoch'", [], { $0.string(0) }),
+              let value = UInt64(text, radix: 16) else {
+            throw CloudError(.badDatabase, "cloud file \(path) has no store epoch")
         }
-    }
-
-    /// Upgrades an older cloud file step by step, each step with its version bump in one
-    /// transaction (a savepoint when called inside one).
-    static func migrate(_ db: Connection) throws {
-        try db.transaction(.immediate) {
-            if try db.userVersion < 2 {
-                try db.execute(SQLiteCloudSchema.version2)
-                try db.setUserVersion(2)
-            }
-            if try db.userVersion < 3 {
-                try db.execute(SQLiteCloudSchema.version3)
-                try db.setUserVersion(3)
-            }
-            if try db.userVersion < 4 {
-                try db.execute(SQLiteCloudSchema.version4)
-                try db.setUserVersion(4)
-            }
-        }
+        return value
     }
 
     /// Runs `body` holding the connection, mapping every failure to a `CloudError`.

@@ -1,9 +1,22 @@
+import CloudSyncSQLite
+
 /// The tables of the embedded cloud. Every table that holds user data is keyed by database
 /// first (`db_id`), and no statement touches two databases, so that a sharded backend can put
 /// each database on its own server.
 enum SQLiteCloudSchema {
-    static let version: Int64 = 4
     static let format = "cloudsync-cloud"
+
+    /// The cloud file's ladder: version 1 the records, zones and schema (`ddl`), 2 assets,
+    /// 3 the key-value store, 4 subscriptions and notifications. New versions go at the end.
+    static let migrator = Migrator(format: format, fileKind: "cloud file", steps: [
+        Migrator.Step(version: 1, sql: ddl),
+        Migrator.Step(version: 2, sql: version2),
+        Migrator.Step(version: 3, sql: version3),
+        Migrator.Step(version: 4, sql: version4),
+    ])
+
+    /// The version this build writes.
+    static var version: Int64 { migrator.latestVersion }
 
     /// Version 2: assets, stored by checksum per database.
     static let version2 = """
@@ -17,6 +30,7 @@ enum SQLiteCloudSchema {
     ) WITHOUT ROWID;
     """
 
+    /// Version 1: the meta table, accounts, databases, zones, records, references and schema.
     static let ddl = """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE accounts(

@@ -9,12 +9,16 @@ import Glibc
 /// Later layers (local store, history, KV) add their tables to the same file.
 public final class DeviceStore {
     static let format = "cloudsync-device"
-    static let version: Int64 = 3
 
     let connection: Connection
     public let path: String
 
     /// Opens (creating if needed, mode 0600) the device file at `path`.
+    ///
+    /// A new file is built complete under a temporary name and linked into place, so a device
+    /// file without the format is never one this code is still creating: an existing file
+    /// without it (zero-length, say) lost its state and pending edits, and is refused rather
+    /// than silently started over.
     /// - Parameters:
     ///   - path: the device file, created when missing.
     ///   - exclusiveWhenAlone: hold the file's lock while open when no other process has it open
@@ -23,12 +27,16 @@ public final class DeviceStore {
         self.path = path
         var options = Connection.Options()
         options.fileMode = 0o600
+        options.create = false
         options.exclusiveWhenAlone = exclusiveWhenAlone
         do {
+            if access(path, F_OK) != 0 && errno == ENOENT { try DeviceStore.createFile(at: path) }
             connection = try Connection(path: path, options: options)
             try DeviceStore.prepare(connection, path: path)
         } catch let error as CloudError {
             throw error
+        } catch let error as MigrationError {
+            throw CloudError(.badDatabase, error.description)
         } catch let error as SQLiteError {
             if error.isCorrupt {
                 throw CloudError(.badDatabase, "device file \(path) is not a cloudsync device store (\(error.message))")
@@ -44,71 +52,49 @@ public final class DeviceStore {
         "\(home)/devices/\(account)/\(device).sqlite"
     }
 
+    /// The device file's ladder: version 1 the cache of server records and the change tokens,
+    /// 2 the local store (`LocalStoreSchema.version2`), 3 the key-value copy. New versions go
+    /// at the end.
+    public static let migrator = Migrator(format: format, fileKind: "device file", steps: [
+        Migrator.Step(version: 1, sql: LocalStoreSchema.version1),
+        Migrator.Step(version: 2, sql: LocalStoreSchema.version2),
+        Migrator.Step(version: 3, sql: LocalStoreSchema.version3),
+    ])
+
+    /// The version this build writes.
+    static var version: Int64 { migrator.latestVersion }
+
+    /// Checks and, if older, upgrades an existing device file. One statement (the format mark)
+    /// for an up-to-date file.
     static func prepare(_ db: Connection, path: String) throws {
-        // One statement for an existing store: its format mark and schema version. A file
-        // without the meta table is new (or not ours), which is decided under a write lock below.
-        let existing: (format: String?, version: Int64)?
-        do {
-            existing = try db.queryOne("""
-                SELECT (SELECT value FROM meta WHERE key='format'), (SELECT user_version FROM pragma_user_version)
-                """) { ($0.optionalString(0), $0.int64(1)) }
-        } catch let error as SQLiteError where error.isNoSuchTable {
-            existing = nil
-        }
-        if let (format, version) = existing {
-            guard format == DeviceStore.format else {
-                throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync device store")
-            }
-            guard version <= DeviceStore.version else {
-                throw CloudError(.badDatabase, "device file \(path) has format version \(version); this cloudsync reads up to \(DeviceStore.version)")
-            }
-            if version < DeviceStore.version { try migrate(db, from: version) }
-            return
-        }
-        try db.transaction(.immediate) {
-            if try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'") ?? 0 > 0 { return }
+        guard let mark = try migrator.readMark(db) else {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table'") ?? 0
-            guard tables == 0 else {
-                throw CloudError(.badDatabase, "\(path) is an SQLite file but not a cloudsync device store")
-            }
-            try db.execute("""
-                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                CREATE TABLE database_tokens(
-                    container TEXT NOT NULL, scope TEXT NOT NULL, token TEXT NOT NULL, updated_ms INTEGER NOT NULL,
-                    PRIMARY KEY(container, scope));
-                CREATE TABLE zone_tokens(
-                    container TEXT NOT NULL, scope TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
-                    token TEXT NOT NULL, updated_ms INTEGER NOT NULL,
-                    PRIMARY KEY(container, scope, zone_name, owner));
-                CREATE TABLE cached_records(
-                    container TEXT NOT NULL, scope TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
-                    record_name TEXT NOT NULL, record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
-                    fields TEXT NOT NULL,
-                    created_ms INTEGER NOT NULL, created_user TEXT NOT NULL, created_device TEXT NOT NULL,
-                    modified_ms INTEGER NOT NULL, modified_user TEXT NOT NULL, modified_device TEXT NOT NULL,
-                    PRIMARY KEY(container, scope, zone_name, owner, record_name)) WITHOUT ROWID;
+            guard tables == 0 else { throw MigrationError.foreignFile(path: path, fileKind: migrator.fileKind) }
+            throw CloudError(.invalidArguments, """
+                device file \(path) is empty: this device lost its state and pending edits; \
+                move the file away (mv '\(path)' '\(path).empty') to start the device over
                 """)
-            try db.run("INSERT INTO meta(key, value) VALUES ('format', ?)", DeviceStore.format)
-            try db.setUserVersion(1)
-            try migrate(db, from: 1)
         }
+        if try migrator.check(mark, path: path) { try migrator.upgrade(db, path: path) }
     }
 
-    /// Brings an older device file up to the current format, one version at a time, each step
-    /// in the same transaction as its version bump.
-    static func migrate(_ db: Connection, from version: Int64) throws {
-        try db.transaction(.immediate) {
-            let current = try db.userVersion
-            if current < 2 {
-                try db.execute(LocalStoreSchema.version2)
-                try db.setUserVersion(2)
-            }
-            if current < 3 {
-                try db.execute(LocalStoreSchema.version3)
-                try db.setUserVersion(3)
-            }
+    /// Builds a new device file at a temporary name beside `path` and links it into place
+    /// (a concurrent creator that got there first wins; its file is as good).
+    static func createFile(at path: String) throws {
+        let temporary = path + ".new-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        defer {
+            for file in [temporary] + Connection.sideFileSuffixes.map({ temporary + $0 }) { unlink(file) }
         }
-        _ = version
+        do {
+            var options = Connection.Options()
+            options.fileMode = 0o600
+            options.persistentWAL = false
+            let db = try Connection(path: temporary, options: options)
+            try migrator.prepare(db, path: path)
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw CloudError(.badDatabase, "cannot create the device file \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Maps storage failures of the device file to `CloudError`.

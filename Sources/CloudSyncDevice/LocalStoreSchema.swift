@@ -1,5 +1,25 @@
-/// The tables of the local store (what Core Data is to the seeds) inside the device file.
+/// The tables of the device file, one SQL text per format version (`DeviceStore.migrator`):
+/// the cache of server records, then the local store (what Core Data is to the seeds).
 enum LocalStoreSchema {
+    /// Version 1: the meta table, change tokens and the cache of server records.
+    static let version1 = """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE database_tokens(
+            container TEXT NOT NULL, scope TEXT NOT NULL, token TEXT NOT NULL, updated_ms INTEGER NOT NULL,
+            PRIMARY KEY(container, scope));
+        CREATE TABLE zone_tokens(
+            container TEXT NOT NULL, scope TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
+            token TEXT NOT NULL, updated_ms INTEGER NOT NULL,
+            PRIMARY KEY(container, scope, zone_name, owner));
+        CREATE TABLE cached_records(
+            container TEXT NOT NULL, scope TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
+            record_name TEXT NOT NULL, record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
+            fields TEXT NOT NULL,
+            created_ms INTEGER NOT NULL, created_user TEXT NOT NULL, created_device TEXT NOT NULL,
+            modified_ms INTEGER NOT NULL, modified_user TEXT NOT NULL, modified_device TEXT NOT NULL,
+            PRIMARY KEY(container, scope, zone_name, owner, record_name)) WITHOUT ROWID;
+        """
+
     /// Version 2: the app's own records, persistent history, pending changes, sync state and
     /// the conflict log.
     static let version2 = """
