@@ -1,3 +1,6 @@
+import CloudSyncCloud
+import CloudSyncCore
+
 /// The global options as given on the command line, before resolution.
 public struct SettingsOverrides: Sendable, Hashable {
     /// `--account`.
@@ -43,7 +46,8 @@ extension Settings {
     /// The config file is `$CLOUDSYNC_CONFIG`, else `$XDG_CONFIG_HOME/cloudsync/config`, else
     /// `~/.config/cloudsync/config`. Its problems are passed to `warning` (one line each,
     /// without the `cloudsync: warning:` prefix). Empty environment variables count as unset.
-    /// - Throws: `CLIError.usage` for an invalid account or device name or an empty value.
+    /// - Throws: `CLIError.usage` for an invalid account or device name, container identifier or
+    ///   cloud URL, or an empty value.
     public static func resolve(overrides: SettingsOverrides, environment: [String: String], stdoutIsTTY: Bool,
                                warning: (String) -> Void) throws(CLIError) -> Settings {
         func env(_ name: String) -> String? {
@@ -77,7 +81,7 @@ extension Settings {
         func name(_ picked: (String, String)?, _ what: String, default: () -> String) throws(CLIError) -> String {
             guard let (value, source) = picked else { return `default`() }
             guard isValidName(value) else {
-                throw .usage("invalid \(what) name '\(value)' (from \(source)): use 1-64 ASCII letters, digits, '.', '-', '_' or '@'")
+                throw .usage("invalid \(what) name \(NameRules.quoted(value)) (from \(source)): use 1-64 ASCII letters, digits, '.', '-', '_' or '@', not '.' or '..'")
             }
             return value
         }
@@ -87,15 +91,28 @@ extension Settings {
         let device = try name(pick(overrides.device, "device", "CLOUDSYNC_DEVICE", "device"), "device") {
             SystemInfo.shortHostName()
         }
-        let container = try pick(overrides.container, "container", "CLOUDSYNC_CONTAINER", "container")?.0
-            ?? defaultContainer
+        let pickedContainer = try pick(overrides.container, "container", "CLOUDSYNC_CONTAINER", "container")
+        if let (value, source) = pickedContainer {
+            do throws(CloudError) {
+                try NameRules.validateContainerIdentifier(value)
+            } catch {
+                throw .usage("\(error.reason) (from \(source))")
+            }
+        }
+        let container = pickedContainer?.0 ?? defaultContainer
         var home = try pick(overrides.home, "home", "CLOUDSYNC_HOME", "home")?.0 ?? dataHome + "/cloudsync"
         if home == "~" {
             home = base
         } else if home.hasPrefix("~/") {
             home = base + home.dropFirst()
         }
-        let cloud = try pick(overrides.cloud, "cloud", "CLOUDSYNC_CLOUD", "cloud")?.0 ?? defaultCloudURL(home: home)
+        let pickedCloud = try pick(overrides.cloud, "cloud", "CLOUDSYNC_CLOUD", "cloud")
+        let cloud = pickedCloud?.0 ?? defaultCloudURL(home: home)
+        do throws(CloudError) {
+            _ = try CloudLocator(parsing: cloud)
+        } catch {
+            throw .usage("\(error.reason) (from \(pickedCloud?.1 ?? "the default under \(home)"))")
+        }
         let noColorEnv = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let color = stdoutIsTTY && !overrides.noColor && !noColorEnv && environment["TERM"] != "dumb"
         return Settings(account: account, device: device, container: container, cloudURL: cloud, home: home,

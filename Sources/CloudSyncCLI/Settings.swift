@@ -61,15 +61,18 @@ public struct Settings: Sendable, Hashable {
         ]
     }
 
-    /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite`.
+    /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite` (`sqlite:<home>/…` for a
+    /// relative home; `%` written as `%25`, since the URL's path is percent-decoded).
     public static func defaultCloudURL(home: String) -> String {
-        "sqlite://" + home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite"
+        let path = (home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite")
+            .split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%25")
+        return (path.hasPrefix("/") ? "sqlite://" : "sqlite:") + path
     }
 
     /// True if `name` is a valid account or device name: 1-64 ASCII letters, digits, `.`, `-`,
-    /// `_` or `@`.
+    /// `_` or `@`, and not `.` or `..` (names are file names under the home).
     public static func isValidName(_ name: String) -> Bool {
-        (1...64).contains(name.count) && name.allSatisfy(isNameCharacter)
+        (1...64).contains(name.count) && name.allSatisfy(isNameCharacter) && name != "." && name != ".."
     }
 
     static func isNameCharacter(_ c: Character) -> Bool {

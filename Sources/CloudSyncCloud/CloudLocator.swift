@@ -3,17 +3,27 @@ import CloudSyncCore
 import Glibc
 #endif
 
-/// Where the cloud lives, parsed from `--cloud`: `sqlite:///abs/path`, `sqlite:relative/path`,
-/// a bare path, or `postgres://…` (a later backend).
+/// Where the cloud lives, parsed from `--cloud`: `sqlite:///abs/path` or `sqlite:relative/path`
+/// (the embedded cloud), `postgres://…`/`postgresql://…` or `http://…`/`https://…` (later
+/// backends, recognised but not part of this build). Anything else is refused: a bare name
+/// must never quietly become a new cloud in the current folder.
 public enum CloudLocator: Sendable, Hashable {
     case sqlite(path: String)
     case postgres(url: String)
+    case http(url: String)
 
-    /// Parses a cloud URL. Malformed URLs are `invalidArguments`.
+    /// Parses a cloud URL. Malformed URLs and unknown schemes are `invalidArguments`.
     public init(parsing text: String) throws(CloudError) {
         if text.isEmpty { throw CloudError(.invalidArguments, "the cloud URL is empty") }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw CloudError(.invalidArguments, "the cloud URL holds control characters")
+        }
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(url: text)
+            return
+        }
+        if text.hasPrefix("http://") || text.hasPrefix("https://") {
+            self = .http(url: text)
             return
         }
         if text.hasPrefix("sqlite://") {
@@ -30,11 +40,13 @@ public enum CloudLocator: Sendable, Hashable {
             self = .sqlite(path: CloudLocator.percentDecoded(rest))
             return
         }
-        if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter }), text.contains("://") {
+        if let colon = text.firstIndex(of: ":"), !text[..<colon].isEmpty,
+           text[..<colon].unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII }) {
             throw CloudError(.invalidArguments,
-                             "unsupported cloud URL scheme '\(text[..<colon])'; use sqlite:///path or postgres://…")
+                             "unsupported cloud URL scheme \(NameRules.quoted(String(text[..<colon]))); use sqlite:///path/to/cloud.sqlite")
         }
-        self = .sqlite(path: text)
+        throw CloudError(.invalidArguments,
+                         "cloud URL \(NameRules.quoted(text)) has no scheme; use sqlite:///path/to/cloud.sqlite")
     }
 
     static func percentDecoded(_ text: String) -> String {
@@ -59,6 +71,9 @@ public enum CloudLocator: Sendable, Hashable {
         case .postgres:
             throw CloudError(.serviceUnavailable,
                              "the PostgreSQL backend is not part of this build yet; use the embedded sqlite:// cloud")
+        case .http:
+            throw CloudError(.serviceUnavailable,
+                             "the HTTP cloud client is not part of this build yet; use the embedded sqlite:// cloud")
         }
     }
 }

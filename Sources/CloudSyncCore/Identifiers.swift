@@ -87,6 +87,23 @@ public enum NameRules {
         }
     }
 
+    /// The prefix of every container identifier.
+    public static let containerPrefix = "iCloud."
+
+    /// Checks a container identifier: `iCloud.` then dot-separated labels of ASCII letters,
+    /// digits, `-` and `_` (`iCloud.com.example.App`), at most 255 bytes. Container identifiers
+    /// name files (the data key's), so nothing else may pass.
+    public static func validateContainerIdentifier(_ identifier: String) throws(CloudError) {
+        let rule = "use iCloud. followed by dot-separated letters, digits, '-' and '_', e.g. iCloud.com.example.App"
+        guard identifier.hasPrefix(containerPrefix), identifier.utf8.count <= maxIdentifierLength else {
+            throw CloudError(.invalidArguments, "invalid container \(quoted(identifier)): \(rule)")
+        }
+        let labels = identifier.dropFirst(containerPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy { isWordScalar($0) || $0 == "-" } }) else {
+            throw CloudError(.invalidArguments, "invalid container \(quoted(identifier)): \(rule)")
+        }
+    }
+
     static func isASCIILetter(_ s: Unicode.Scalar) -> Bool {
         (s >= "a" && s <= "z") || (s >= "A" && s <= "Z")
     }

@@ -124,14 +124,14 @@ import Testing
             [section]
             = novalue
             device =
-            container = "iCloud.quoted \\"x\\"" # trailing comment
+            container = "iCloud.quoted" # trailing comment
             cloud = "unterminated
-            home = /h ; comment
+            home = "/h \\"x\\"" ; comment
             """)
         let (settings, warnings) = try resolve(["HOME": home.path, "CLOUDSYNC_CONFIG": path])
         #expect(settings.account == "ok-name")
-        #expect(settings.container == "iCloud.quoted \"x\"")
-        #expect(settings.home == "/h")
+        #expect(settings.container == "iCloud.quoted")
+        #expect(settings.home == "/h \"x\"")
         #expect(warnings == [
             "\(path):2: ignoring unknown key 'acount' (did you mean 'account'?)",
             "\(path):3: ignoring a line that is not 'key = value'",
@@ -162,6 +162,58 @@ import Testing
         }
         let (_, warnings) = try resolve(["HOME": home.path, "CLOUDSYNC_CONFIG": "/dev/null"])
         #expect(warnings.isEmpty, "/dev/null is an empty config")
+    }
+
+    @Test func dotNamesAndPathsAreNotAccountsOrDevices() {
+        let home = TempDir()
+        defer { home.remove() }
+        for bad in [".", "..", "a/b", "", "tab\there", "nl\n"] {
+            #expect(!Settings.isValidName(bad), "\(bad)")
+            #expect(throws: CLIError.self) { try resolve(SettingsOverrides(account: bad), ["HOME": home.path]) }
+            #expect(throws: CLIError.self) { try resolve(SettingsOverrides(device: bad), ["HOME": home.path]) }
+        }
+        #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_DEVICE": ".."]) }
+        #expect(Settings.isValidName("...") && Settings.isValidName(".hidden") && Settings.isValidName("a..b"))
+    }
+
+    @Test func containersMustBeICloudIdentifiersFromEverySource() {
+        let home = TempDir()
+        defer { home.remove() }
+        for good in ["iCloud.com.example.App", "iCloud.test", "iCloud.a-b_c.D9"] {
+            #expect(throws: Never.self) { try resolve(SettingsOverrides(container: good), ["HOME": home.path]) }
+        }
+        for bad in ["../../../../tmp/x", "iCloud.../x", "iCloud.a/b", "iCloud.", "iCloud..a", "iCloud.a.", "c",
+                    "com.example.App", "iCloud.a b", "iCloud.é", "iCloud.a\u{1B}]0;x", String(repeating: "a", count: 300)] {
+            #expect(throws: CLIError.self) { try resolve(SettingsOverrides(container: bad), ["HOME": home.path]) }
+            #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_CONTAINER": bad]) }
+        }
+        let path = home.write("config", "container = ../escape\n")
+        do {
+            _ = try resolve(["HOME": home.path, "CLOUDSYNC_CONFIG": path])
+            Issue.record("a config container escaping the home was accepted")
+        } catch {
+            #expect("\(error)".contains("\(path):1"))
+        }
+    }
+
+    @Test func cloudURLsNeedAKnownScheme() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        for good in ["sqlite:///tmp/c.sqlite", "sqlite:rel/c.sqlite", "postgres://h/db", "postgresql://h/db",
+                     "http://h", "https://h"] {
+            #expect(throws: Never.self) { try resolve(SettingsOverrides(cloud: good), ["HOME": home.path]) }
+        }
+        for bad in ["foo", "garbage", "/abs/c.sqlite", "nope://x", "sqlite://relative", "sqlite:", "ftp://h/x", "c:/x"] {
+            #expect(throws: CLIError.self) { try resolve(SettingsOverrides(cloud: bad), ["HOME": home.path]) }
+            #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_CLOUD": bad]) }
+        }
+        let path = home.write("config", "cloud = garbage\n")
+        #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_CONFIG": path]) }
+        // A relative or %-holding home still makes a default the parser reads back.
+        let (relative, _) = try resolve(["HOME": home.path, "CLOUDSYNC_HOME": "rel/home"])
+        #expect(relative.cloudURL == "sqlite:rel/home/cloud.sqlite")
+        let (percent, _) = try resolve(["HOME": home.path, "CLOUDSYNC_HOME": "/a%20b"])
+        #expect(percent.cloudURL == "sqlite:///a%2520b/cloud.sqlite")
     }
 
     @Test func invalidNamesAreUsageErrors() {

@@ -53,9 +53,10 @@ struct SQLiteCloudFileTests {
     @Test func locatorParsesURLs() throws {
         #expect(try CloudLocator(parsing: "sqlite:///tmp/a%20b.sqlite") == .sqlite(path: "/tmp/a b.sqlite"))
         #expect(try CloudLocator(parsing: "sqlite:rel/c.sqlite") == .sqlite(path: "rel/c.sqlite"))
-        #expect(try CloudLocator(parsing: "/abs/c.sqlite") == .sqlite(path: "/abs/c.sqlite"))
         #expect(try CloudLocator(parsing: "postgres://u@h/db") == .postgres(url: "postgres://u@h/db"))
-        for bad in ["", "sqlite://relative", "sqlite:", "http://example/x"] {
+        #expect(try CloudLocator(parsing: "https://example/x") == .http(url: "https://example/x"))
+        for bad in ["", "sqlite://relative", "sqlite:", "/abs/c.sqlite", "cloud.sqlite", "garbage", "nope://x",
+                    "sqlite:///a\nb"] {
             #expect(cloudError { _ = try CloudLocator(parsing: bad) }?.code == .invalidArguments, "\(bad)")
         }
     }
