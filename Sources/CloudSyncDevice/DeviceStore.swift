@@ -30,7 +30,12 @@ public final class DeviceStore {
         options.create = false
         options.exclusiveWhenAlone = exclusiveWhenAlone
         do {
-            if access(path, F_OK) != 0 && errno == ENOENT { try DeviceStore.createFile(at: path) }
+            var info = stat()
+            if stat(path, &info) != 0 {
+                if errno == ENOENT { try DeviceStore.createFile(at: path) }
+            } else if info.st_size == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+                throw DeviceStore.emptyFileError(path)
+            }
             connection = try Connection(path: path, options: options)
             try DeviceStore.prepare(connection, path: path)
         } catch let error as CloudError {
@@ -70,12 +75,17 @@ public final class DeviceStore {
         guard let mark = try migrator.readMark(db) else {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table'") ?? 0
             guard tables == 0 else { throw MigrationError.foreignFile(path: path, fileKind: migrator.fileKind) }
-            throw CloudError(.invalidArguments, """
-                device file \(path) is empty: this device lost its state and pending edits; \
-                move the file away (mv '\(path)' '\(path).empty') to start the device over
-                """)
+            throw emptyFileError(path)
         }
         if try migrator.check(mark, path: path) { try migrator.upgrade(db, path: path) }
+    }
+
+    /// A device file that exists without any state: never silently started over.
+    static func emptyFileError(_ path: String) -> CloudError {
+        CloudError(.invalidArguments, """
+            device file \(path) is empty: this device lost its state and pending edits; \
+            move the file away (mv '\(path)' '\(path).empty') to start the device over
+            """)
     }
 
     /// Builds a new device file at a temporary name beside `path` and links it into place
