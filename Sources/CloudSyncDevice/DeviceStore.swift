@@ -102,9 +102,12 @@ public final class DeviceStore {
             let db = try Connection(path: temporary, options: options)
             try migrator.prepare(db, path: path)
         }
-        if link(temporary, path) != 0 && errno != EEXIST {
-            throw CloudError(.badDatabase, "cannot create the device file \(path): \(String(cString: strerror(errno)))")
-        }
+        guard link(temporary, path) != 0 else { return }
+        let failure = errno
+        if failure == EEXIST { return }
+        // A file system without hard links: rename, unless a concurrent creator got there first.
+        if (failure == EPERM || failure == EOPNOTSUPP) && access(path, F_OK) != 0 && rename(temporary, path) == 0 { return }
+        throw CloudError(.badDatabase, "cannot create the device file \(path): \(String(cString: strerror(failure)))")
     }
 
     /// Maps storage failures of the device file to `CloudError`.
