@@ -114,6 +114,9 @@ let package = Package(
         .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 
+        // README.md's blocks, pasted in order into a fresh home, do what the README says.
+        .testTarget(name: "ReadmeTests", dependencies: ["CloudSyncCore", "TestSupport", "cloudsync"], swiftSettings: strict),
+
         // `swift package --allow-writing-to-package-directory generate-docs`: regenerates man/ and
         // completions/ from the command table by running the built tool's `__generate-docs`.
         .plugin(name: "GenerateDocs",
