@@ -15,7 +15,8 @@
 /// `[A-Za-z][A-Za-z0-9_]*`; anything else (system fields, `"grant"`, `"cloudkit.share"`) is
 /// double-quoted. Comments: `//` and `--` to the end of the line, `/* … */`. Also accepted, as
 /// people write them: `ENCRYPTED_STRING` for `ENCRYPTED STRING`, a missing `;` after the last
-/// statement, stray `;`, and a `,` before a record type's `)`.
+/// statement, stray `;`, a `,` before a record type's `)`, and an unquoted `_world` (or other
+/// `_` role) after `GRANT … TO`.
 ///
 /// Checked beyond the grammar: duplicate types, fields and roles; system fields keep their types;
 /// other names may not start with `_`; index attributes only where the type can have them
@@ -175,7 +176,7 @@ public struct SchemaParser {
             if current.isKeyword("GRANT") {
                 try parseGrant(into: &type)
             } else {
-                let field = try parseField(in: name)
+                let field = try parseField()
                 if !listed.insert(field.0.name).inserted {
                     throw error(field.1, .duplicateField(recordType: name, field: field.0.name))
                 }
@@ -194,7 +195,7 @@ public struct SchemaParser {
         schema.setRecordType(type)
     }
 
-    mutating func parseField(in recordType: String) throws(SchemaError) -> (FieldSchema, SchemaToken) {
+    mutating func parseField() throws(SchemaError) -> (FieldSchema, SchemaToken) {
         let (name, nameToken) = try name("a field name or GRANT")
         let type = try parseType()
         if let fixed = FieldSchema.systemFieldTypes[name] {

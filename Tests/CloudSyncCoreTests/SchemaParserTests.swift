@@ -155,6 +155,11 @@ struct SchemaParserTests {
         #expect(operatorOnly.allows(.read, toAnyOf: [.world]))
     }
 
+    @Test func implicitRolesMayBeWrittenWithoutQuotes() throws {
+        let schema = try parse("DEFINE SCHEMA RECORD TYPE T (GRANT READ TO _world, GRANT WRITE TO \"_creator\");")
+        #expect(schema.recordType(named: "T")?.grants == [.world: [.read], .creator: [.write]])
+    }
+
     @Test func aRoleMayBeCreatedAfterItIsGranted() throws {
         let schema = try parse("DEFINE SCHEMA RECORD TYPE T (GRANT READ TO Staff); CREATE ROLE Staff;")
         #expect(schema.recordType(named: "T")?.grants(for: SchemaRole("Staff")) == [.read])
