@@ -1,22 +1,19 @@
 import CloudSyncCore
-import CloudSyncSQLite
 
 /// Delivers the notifications of one change to the registered devices of each subscription
 /// owner, skipping the device that made the change, and remembers which devices got a new row so
 /// their listeners can be woken.
 struct NotificationFanOut {
-    let queue: NotificationQueue
+    let transaction: any CloudStorageTransaction
     let request: DatabaseRequest
     let now: Int64
-    let cloudPath: String
     private var devicesByOwner: [String: [String]] = [:]
     private var woken: Set<DeviceAddress> = []
 
-    init(connection: Connection, request: DatabaseRequest, now: Int64) {
-        queue = NotificationQueue(connection: connection)
+    init(transaction: any CloudStorageTransaction, request: DatabaseRequest, now: Int64) {
+        self.transaction = transaction
         self.request = request
         self.now = now
-        cloudPath = connection.path
     }
 
     /// The notification a subscription sends, before the details of its kind.
@@ -29,23 +26,28 @@ struct NotificationFanOut {
     /// Enqueues `notification` for every registered device of `owner` but the one that made the change.
     mutating func send(_ notification: CloudNotification, to owner: String, coalesceKey: String?) throws {
         if devicesByOwner[owner] == nil {
-            devicesByOwner[owner] = try queue.devices(container: request.container, owner: owner)
+            devicesByOwner[owner] = try transaction.registeredDevices(container: request.container, owner: owner)
         }
-        let payload = NotificationQueue.payload(notification)
+        let payload = NotificationFanOut.payload(notification)
         for device in devicesByOwner[owner] ?? [] {
             if owner == request.userRecordName && device == request.deviceID { continue }
             let address = DeviceAddress(container: request.container, userRecordName: owner, deviceID: device)
-            if try queue.enqueue(to: address, payload: payload, coalesceKey: coalesceKey, now: now) {
+            if try transaction.enqueueNotification(to: address, payload: payload, coalesceKey: coalesceKey, now: now) {
                 woken.insert(address)
             }
         }
     }
 
-    /// Touches the wake-up file of every device that got a new notification.
+    /// Wakes the listeners of every device that got a new notification.
     func wake() {
-        guard !woken.isEmpty, !cloudPath.isEmpty, cloudPath != ":memory:" else { return }
-        let wakeUps = NotificationWakeUpFiles(cloudPath: cloudPath)
-        for device in woken { wakeUps.post(device) }
+        guard !woken.isEmpty else { return }
+        transaction.wakeListeners(woken)
+    }
+
+    /// The stored form of a notification: its JSON without the ID (the queue row's key).
+    static func payload(_ notification: CloudNotification) -> String {
+        guard case .object(let pairs) = notification.json else { return "{}" }
+        return JSONValue.object(pairs.filter { $0.0 != "notificationID" }).serialized()
     }
 }
 

@@ -39,7 +39,7 @@ struct NotificationQueue {
     }
 
     /// Reads and removes the oldest `limit` notifications of a device.
-    func take(for device: DeviceAddress, limit: Int) throws -> [CloudNotification] {
+    func take(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
         let rows = try connection.query("""
             SELECT notification_id, payload FROM notifications
             WHERE container=? AND owner=? AND device=? ORDER BY notification_id LIMIT ?
@@ -47,14 +47,6 @@ struct NotificationQueue {
         guard let last = rows.last?.0 else { return [] }
         try connection.run("DELETE FROM notifications WHERE container=? AND owner=? AND device=? AND notification_id<=?",
                            device.container, device.userRecordName, device.deviceID, last)
-        return try rows.map { id, payload in
-            try CloudNotification(json: try JSONValue.parse(payload), notificationID: String(id))
-        }
-    }
-
-    /// The stored form of a notification: its JSON without the ID (the row's key).
-    static func payload(_ notification: CloudNotification) -> String {
-        guard case .object(let pairs) = notification.json else { return "{}" }
-        return JSONValue.object(pairs.filter { $0.0 != "notificationID" }).serialized()
+        return rows.map { (id: $0.0, payload: $0.1) }
     }
 }

@@ -2,11 +2,16 @@ import CloudSyncCore
 import CloudSyncSQLite
 
 /// A record as it was before the current modify call touched it.
-struct NotificationRecordImage {
+public struct NotificationRecordImage: Sendable {
     /// It had a live (not deleted) version.
-    var live: Bool
+    public var live: Bool
     /// That live version (type, fields and dates, for the predicate of a deletion).
-    var record: Record?
+    public var record: Record?
+
+    public init(live: Bool, record: Record?) {
+        self.live = live
+        self.record = record
+    }
 }
 
 /// Reads what records were before the modify call that is still writing them, for query

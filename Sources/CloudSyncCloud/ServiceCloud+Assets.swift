@@ -1,8 +1,7 @@
 import CloudSyncCore
 import CloudSyncCrypto
-import CloudSyncSQLite
 
-extension SQLiteCloud {
+extension ServiceCloud {
     public func uploadAssets(_ contents: [[UInt8]], in request: DatabaseRequest) throws(CloudError) -> [AssetReference] {
         guard contents.count <= CloudLimits.maxRecordsPerModify else {
             throw CloudError(.limitExceeded, "upload at most \(CloudLimits.maxRecordsPerModify) assets at once")
@@ -14,26 +13,20 @@ extension SQLiteCloud {
             throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
         }
         let references = contents.map { AssetReference(checksum: SHA256.hex($0), size: Int64($0.count)) }
-        try guarded {
-            try connection.transaction(.immediate) {
-                let db = try ensureDatabase(request)
-                let insert = try connection.prepare("""
-                    INSERT OR IGNORE INTO assets(db_id, checksum, size, data, created_ms) VALUES (?, ?, ?, ?, ?)
-                    """)
-                let now = clock()
-                for (reference, blob) in zip(references, contents) {
-                    try insert.run([db.id, reference.checksum, reference.size, blob, now])
-                }
+        try write { tx in
+            let db = try ensureDatabase(request, tx)
+            let now = clock()
+            for (reference, blob) in zip(references, contents) {
+                try tx.insertAssetIfAbsent(reference, data: blob, dbID: db.id, now: now)
             }
         }
         return references
     }
 
     public func fetchAsset(_ reference: AssetReference, in request: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        try guarded {
-            guard let db = try findDatabase(request),
-                  let data = try connection.queryOne("SELECT data FROM assets WHERE db_id=? AND checksum=?",
-                                                     [db.id, reference.checksum], { $0.blob(0) }) else {
+        try read { tx in
+            guard let db = try findDatabase(request, tx),
+                  let data = try tx.assetData(checksum: reference.checksum, dbID: db.id) else {
                 throw CloudError(.assetFileNotFound, "asset \(reference.checksum.prefix(12))… is not in the cloud")
             }
             return data
@@ -41,12 +34,11 @@ extension SQLiteCloud {
     }
 
     /// Checks that every asset a record references was uploaded to this database.
-    func checkAssets(_ fields: [String: FieldValue], dbID: Int64) throws {
+    func checkAssets(_ fields: [String: FieldValue], dbID: Int64, _ tx: any CloudStorageTransaction) throws {
         func visit(_ value: FieldValue) throws {
             switch value {
             case .asset(let reference):
-                let found = try connection.scalarInt("SELECT size FROM assets WHERE db_id=? AND checksum=?",
-                                                     [dbID, reference.checksum])
+                let found = try tx.assetSize(checksum: reference.checksum, dbID: dbID)
                 guard found == reference.size else {
                     throw CloudError(.assetFileNotFound,
                                      "asset \(reference.checksum.prefix(12))… was not uploaded; upload it before saving the record")

@@ -1,0 +1,160 @@
+import CloudSyncCore
+
+/// What a cloud backend stores: the tables behind `ServiceCloud`, with no rules of the service.
+///
+/// A storage only stores, sequences and notifies. Every check a server makes (names, change
+/// tags, permissions, limits, schema, subscriptions, cascades, atomic zones, tokens) is in
+/// `ServiceCloud`, written once over this protocol; SQLite (`SQLiteCloudStorage`) and PostgreSQL
+/// implement it.
+///
+/// Transactions run one at a time per storage object (a storage serializes its callers). A
+/// `write` transaction takes the store's write lock at its start (SQLite `BEGIN IMMEDIATE`;
+/// PostgreSQL row locks on the counters it takes), so writers of one database commit in counter
+/// order and a reader never sees sequence N+1 before N. Failures of the store itself come out as
+/// `CloudError` (busy: `serviceUnavailable` with `retryAfter`; damaged: `badDatabase`; full:
+/// `quotaExceeded`; else `internalError`); a `CloudError` thrown by the body passes unchanged.
+public protocol CloudStorage: AnyObject, Sendable {
+    /// The random identity of this store, carried in every token (a copy keeps it).
+    var epoch: UInt64 { get }
+    /// Runs `body` in a read transaction: one consistent snapshot.
+    func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
+    /// Runs `body` in a write transaction, committed when it returns and rolled back when it throws.
+    func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
+    /// What a listener of `device` sleeps on (see `NotificationWaiter`).
+    func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter
+}
+
+/// The storage primitives available inside a transaction. Every method touches one database
+/// (`dbID`) or one account's rows at most, and never decides anything a rule would.
+public protocol CloudStorageTransaction {
+    /// Runs `body` in a nested transaction (a savepoint) that is undone when `body` throws; the
+    /// error is rethrown. An atomic zone's changes run in one.
+    func nested<T>(_ body: () throws -> T) throws -> T
+
+    // MARK: Accounts
+
+    /// The `userRecordName` of the account with login `name`, or nil.
+    func userRecordName(ofAccount name: String) throws -> String?
+    /// Stores an account unless the login exists already (a concurrent creation wins).
+    func insertAccountIfAbsent(name: String, userRecordName: String, now: Int64) throws
+
+    // MARK: Databases
+
+    /// The database of (container, scope, owner), or nil if it was never used. `owner` is `""`
+    /// for the public database.
+    func findDatabase(container: String, scope: DatabaseScope, owner: String) throws -> DatabaseRow?
+    /// Creates the database with sequence 0 and its `_defaultZone` (zone seq 0, db_seq 0).
+    func createDatabase(container: String, scope: DatabaseScope, owner: String, now: Int64) throws -> DatabaseRow
+    /// Increments the database's counter under a row lock and returns the new value.
+    func nextDatabaseSeq(_ dbID: Int64) throws -> Int64
+
+    // MARK: Zones
+
+    /// The live zone `name`, or nil.
+    func findZone(_ name: String, dbID: Int64) throws -> ZoneRow?
+    /// How the latest dead incarnation of zone `name` died, or nil when there is none.
+    func deletedZoneReason(_ name: String, dbID: Int64) throws -> ZoneDeletionReason?
+    /// Every live zone, `_defaultZone` first, then by name.
+    func liveZones(dbID: Int64) throws -> [ZoneRow]
+    /// Creates a zone incarnation (seq 0, no records) changed at database sequence `dbSeq`.
+    func createZone(_ name: String, atomic: Bool, dbID: Int64, dbSeq: Int64, now: Int64) throws -> ZoneRow
+    /// Drops a zone's records and reference edges and marks it deleted (or purged) at `dbSeq`.
+    func deleteZone(_ zone: ZoneRow, dbID: Int64, purge: Bool, dbSeq: Int64) throws
+    /// Stores a zone's new counter after a modify call: `seq`, changed at `dbSeq`, with
+    /// `countDelta` more live records.
+    func advanceZone(_ zone: ZoneRow, dbID: Int64, seq: Int64, dbSeq: Int64, countDelta: Int) throws
+    /// Zones (live or dead, `_defaultZone` excepted) changed after database sequence `since`,
+    /// in sequence order, at most `limit`.
+    func zoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [ZoneChangeRow]
+
+    // MARK: Records
+
+    /// A record row (live or tombstone) of a zone.
+    func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord?
+    /// Writes a record row. `ifAbsent`: only when no row of that name (live or tombstone)
+    /// exists, returning false when it did nothing; otherwise the row is replaced.
+    func writeRecord(_ row: RecordWrite, zone: ZoneRow, dbID: Int64, ifAbsent: Bool) throws -> Bool
+    /// Turns a live record into a tombstone at `seq` (no fields, no change tag, no edges).
+    func tombstoneRecord(_ name: String, zone: ZoneRow, dbID: Int64, seq: Int64, stamp: ChangeStamp) throws
+    /// Removes the DELETE_SELF edges from `source`.
+    func removeReferences(from source: String, zone: ZoneRow, dbID: Int64) throws
+    /// Adds a DELETE_SELF edge `source` -> `target` (idempotent).
+    func addReference(from source: String, to target: String, zone: ZoneRow, dbID: Int64) throws
+    /// The records holding a DELETE_SELF edge to `target`.
+    func referenceSources(to target: String, zone: ZoneRow, dbID: Int64) throws -> [String]
+    /// Record rows changed after zone sequence `since`, in sequence order, at most `limit`,
+    /// each with its stored fields text; `moreComing` when a further row exists.
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
+                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool)
+    /// Visits every live record of `recordType` in a zone (a query's scan).
+    func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
+                     _ visit: (Record) throws -> Void) throws
+    /// The records `names` as they were before this write transaction, for query
+    /// subscriptions; nil when the store cannot tell (callers then judge by system fields).
+    func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,
+                                       zoneID: ZoneID) -> [String: NotificationRecordImage]?
+
+    // MARK: Schema (per container and record type)
+
+    /// The committed field types of a record type (unreadable types left out).
+    func schemaFields(container: String, recordType: String) throws -> [String: FieldTypeName]
+    /// Adds a field unless present; false when another writer had added it.
+    func addSchemaFieldIfAbsent(container: String, recordType: String, field: String, type: FieldTypeName) throws -> Bool
+    /// The stored type text of one field, or nil.
+    func schemaFieldType(container: String, recordType: String, field: String) throws -> String?
+
+    // MARK: Assets
+
+    /// Stores an asset unless this database has it.
+    func insertAssetIfAbsent(_ reference: AssetReference, data: [UInt8], dbID: Int64, now: Int64) throws
+    /// The contents of an asset, or nil.
+    func assetData(checksum: String, dbID: Int64) throws -> [UInt8]?
+    /// The size of an asset, or nil when this database does not have it.
+    func assetSize(checksum: String, dbID: Int64) throws -> Int64?
+
+    // MARK: Key-value stores (per container and account)
+
+    /// The store of (container, owner), created on first use.
+    func ensureKeyValueStore(container: String, owner: String) throws -> KeyValueStoreRow
+    /// The store's current sequence, or nil when it is gone.
+    func keyValueSeq(storeID: Int64) throws -> Int64?
+    /// Writes (or, `value` nil, deletes) a key at `seq`.
+    func putKeyValue(_ key: String, _ value: KeyValue?, storeID: Int64, seq: Int64, now: Int64, deviceID: String) throws
+    /// Live keys and their bytes as Apple counts them (key + value, data values decoded).
+    func keyValueUsage(storeID: Int64) throws -> (keys: Int64, bytes: Int64)
+    /// Stores the store's new sequence.
+    func setKeyValueSeq(_ seq: Int64, storeID: Int64) throws
+    /// Keys changed after `since`, latest state each, in sequence order.
+    func keyValueChanges(storeID: Int64, since: Int64) throws -> [KeyValueItem]
+
+    // MARK: Subscriptions (per database and owner)
+
+    /// The creation time of a stored subscription, or nil when there is none.
+    func subscriptionCreated(_ id: String, owner: String, dbID: Int64) throws -> Int64?
+    /// Stores (or replaces) a subscription.
+    func putSubscription(_ row: SubscriptionRow, dbID: Int64) throws
+    /// An owner's subscriptions by ID.
+    func subscriptions(owner: String, dbID: Int64) throws -> [SubscriptionRow]
+    /// Subscriptions a change in `zoneName` concerns: database ones, the zone's, and query
+    /// ones of the zone or of every zone; by owner, then ID.
+    func subscriptionsConcerning(zoneName: String, dbID: Int64) throws -> [SubscriptionRow]
+    /// Deletes a subscription.
+    func deleteSubscription(_ id: String, owner: String, dbID: Int64) throws
+
+    // MARK: Devices and notification queues (per container and account)
+
+    /// Registers a device (or notes that it was seen again).
+    func registerDevice(_ device: DeviceAddress, now: Int64) throws
+    /// Removes a device's registration and its unread notifications.
+    func unregisterDevice(_ device: DeviceAddress) throws
+    /// The registered devices of an account, by ID.
+    func registeredDevices(container: String, owner: String) throws -> [String]
+    /// Adds a notification to a device's queue; with a `coalesceKey`, nothing is added while an
+    /// unread one with the same key waits. True when a row was added.
+    func enqueueNotification(to device: DeviceAddress, payload: String, coalesceKey: String?, now: Int64) throws -> Bool
+    /// Reads and removes the oldest `limit` notifications of a device: (queue ID, payload).
+    func takeNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)]
+    /// Wakes the listeners of devices that got a notification in this transaction (no later
+    /// than its commit; a woken listener's `write` waits for this writer to commit).
+    func wakeListeners(_ devices: Set<DeviceAddress>)
+}

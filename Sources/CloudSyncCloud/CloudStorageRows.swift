@@ -1,0 +1,126 @@
+import CloudSyncCore
+
+/// A database row of a `CloudStorage`.
+public struct DatabaseRow: Sendable, Hashable {
+    public var id: Int64
+    public var seq: Int64
+
+    public init(id: Int64, seq: Int64) {
+        self.id = id
+        self.seq = seq
+    }
+}
+
+/// A live zone row (one incarnation of a zone name).
+public struct ZoneRow: Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var atomic: Bool
+    public var seq: Int64
+    public var floorSeq: Int64
+    public var recordCount: Int
+
+    public init(id: Int64, name: String, atomic: Bool, seq: Int64, floorSeq: Int64, recordCount: Int) {
+        self.id = id
+        self.name = name
+        self.atomic = atomic
+        self.seq = seq
+        self.floorSeq = floorSeq
+        self.recordCount = recordCount
+    }
+}
+
+/// A zone changed in a database: its name, state and the database sequence of the change.
+public struct ZoneChangeRow: Sendable, Hashable {
+    public var name: String
+    /// nil for a live zone.
+    public var deletion: ZoneDeletionReason?
+    public var dbSeq: Int64
+
+    public init(name: String, deletion: ZoneDeletionReason?, dbSeq: Int64) {
+        self.name = name
+        self.deletion = deletion
+        self.dbSeq = dbSeq
+    }
+}
+
+/// What a record row holds.
+public struct StoredRecord: Sendable {
+    public var record: Record
+    public var seq: Int64
+    public var deleted: Bool
+    public var hasRefs: Bool
+    /// The fields as stored (nil for a tombstone), when asked for.
+    public var fieldsText: String?
+
+    public init(record: Record, seq: Int64, deleted: Bool, hasRefs: Bool, fieldsText: String? = nil) {
+        self.record = record
+        self.seq = seq
+        self.deleted = deleted
+        self.hasRefs = hasRefs
+        self.fieldsText = fieldsText
+    }
+}
+
+/// A live record row to write.
+public struct RecordWrite: Sendable {
+    public var name: String
+    public var type: String
+    public var seq: Int64
+    public var changeTag: String
+    /// The fields as JSON text (`RecordJSON.fieldsText`), stored as given.
+    public var fieldsText: String
+    /// It holds DELETE_SELF references.
+    public var hasRefs: Bool
+    public var created: ChangeStamp
+    public var modified: ChangeStamp
+
+    public init(name: String, type: String, seq: Int64, changeTag: String, fieldsText: String, hasRefs: Bool,
+                created: ChangeStamp, modified: ChangeStamp) {
+        self.name = name
+        self.type = type
+        self.seq = seq
+        self.changeTag = changeTag
+        self.fieldsText = fieldsText
+        self.hasRefs = hasRefs
+        self.created = created
+        self.modified = modified
+    }
+}
+
+/// A key-value store row (one per container and account).
+public struct KeyValueStoreRow: Sendable, Hashable {
+    public var id: Int64
+    public var seq: Int64
+
+    public init(id: Int64, seq: Int64) {
+        self.id = id
+        self.seq = seq
+    }
+}
+
+/// A stored subscription, as the storage keeps it: the service encodes and decodes
+/// `definition` (`SubscriptionStorage`).
+public struct SubscriptionRow: Sendable, Hashable {
+    public var owner: String
+    public var id: String
+    /// `database`, `zone` or `query` (`Subscription.Kind.typeName`).
+    public var kind: String
+    public var zoneName: String?
+    public var recordType: String?
+    public var definition: String
+    public var created: Int64
+    public var modified: Int64
+
+    public init(owner: String, id: String, kind: String, zoneName: String?, recordType: String?, definition: String,
+                created: Int64, modified: Int64) {
+        self.owner = owner
+        self.id = id
+        self.kind = kind
+        self.zoneName = zoneName
+        self.recordType = recordType
+        self.definition = definition
+        self.created = created
+        self.modified = modified
+    }
+}

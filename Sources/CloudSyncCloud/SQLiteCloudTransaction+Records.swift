@@ -1,0 +1,145 @@
+import CloudSyncCore
+import CloudSyncSQLite
+
+extension SQLiteCloudTransaction {
+    /// Columns read for a full record, in the order `decodeRow` expects.
+    static let recordColumns = """
+        name, type, change_tag, fields, created_ms, created_user, created_device, \
+        modified_ms, modified_user, modified_device, seq, deleted, has_refs
+        """
+
+    /// `keepingText`: also keep the fields column's text (for fetched changes).
+    func decodeRow(_ row: Statement, zoneID: ZoneID, keepingText: Bool = false) throws -> StoredRecord {
+        let recordID = RecordID(recordName: row.string(0), zoneID: zoneID)
+        let deleted = row.bool(11)
+        var fields: [String: FieldValue] = [:]
+        var text: String?
+        if !deleted, !row.isNull(3) {
+            let bytes = row.withBytes(3) { Array($0) }
+            fields = try RecordJSON.decodeFields(bytes: bytes)
+            if keepingText { text = String(decoding: bytes, as: UTF8.self) }
+        }
+        let system = SystemFields(
+            changeTag: row.optionalString(2) ?? "",
+            created: ChangeStamp(timestamp: row.int64(4), userRecordName: row.string(5), deviceID: row.string(6)),
+            modified: ChangeStamp(timestamp: row.int64(7), userRecordName: row.string(8), deviceID: row.string(9)))
+        return StoredRecord(record: Record(recordID: recordID, recordType: row.string(1), fields: fields, system: system),
+                            seq: row.int64(10), deleted: deleted, hasRefs: row.bool(12), fieldsText: text)
+    }
+
+    func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord? {
+        try connection.queryOne("SELECT \(Self.recordColumns) FROM records WHERE db_id=? AND zone_id=? AND name=?",
+                                [dbID, zone.id, name]) { try decodeRow($0, zoneID: zoneID) }
+    }
+
+    /// One statement: `INSERT OR IGNORE` for a blind insert (a row of that name, live or
+    /// tombstone, leaves it undone), `INSERT OR REPLACE` otherwise.
+    func writeRecord(_ row: RecordWrite, zone: ZoneRow, dbID: Int64, ifAbsent: Bool) throws -> Bool {
+        try connection.run("""
+            INSERT \(ifAbsent ? "OR IGNORE" : "OR REPLACE") INTO records(db_id, zone_id, name, type, seq, change_tag, deleted,
+                fields, has_refs, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
+            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, dbID, zone.id, row.name, row.type, row.seq, row.changeTag, row.fieldsText, row.hasRefs,
+            row.created.timestamp, row.created.userRecordName, row.created.deviceID,
+            row.modified.timestamp, row.modified.userRecordName, row.modified.deviceID)
+        return !ifAbsent || connection.changes > 0
+    }
+
+    func tombstoneRecord(_ name: String, zone: ZoneRow, dbID: Int64, seq: Int64, stamp: ChangeStamp) throws {
+        try connection.run("""
+            UPDATE records SET deleted=1, seq=?, change_tag=NULL, fields=NULL, has_refs=0,
+                modified_ms=?, modified_user=?, modified_device=?
+            WHERE db_id=? AND zone_id=? AND name=?
+            """, seq, stamp.timestamp, stamp.userRecordName, stamp.deviceID, dbID, zone.id, name)
+    }
+
+    func removeReferences(from source: String, zone: ZoneRow, dbID: Int64) throws {
+        try connection.run("DELETE FROM refs WHERE db_id=? AND zone_id=? AND source=?", dbID, zone.id, source)
+    }
+
+    func addReference(from source: String, to target: String, zone: ZoneRow, dbID: Int64) throws {
+        try connection.run("INSERT OR IGNORE INTO refs(db_id, zone_id, target, source) VALUES (?, ?, ?, ?)",
+                           dbID, zone.id, target, source)
+    }
+
+    func referenceSources(to target: String, zone: ZoneRow, dbID: Int64) throws -> [String] {
+        try connection.query("SELECT source FROM refs WHERE db_id=? AND zone_id=? AND target=?",
+                             [dbID, zone.id, target]) { $0.string(0) }
+    }
+
+    /// Steps one row past `limit` without decoding it, to tell `moreComing`.
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
+                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool) {
+        let statement = try connection.prepare("""
+            SELECT \(Self.recordColumns) FROM records
+            WHERE db_id=? AND zone_id=? AND seq>? ORDER BY seq LIMIT ?
+            """)
+        try statement.bind([dbID, zone.id, since, Int64(limit + 1)])
+        defer { statement.reset() }
+        var records: [StoredRecord] = []
+        while try statement.step() {
+            if records.count == limit { return (records, true) }
+            records.append(try decodeRow(statement, zoneID: zoneID, keepingText: true))
+        }
+        return (records, false)
+    }
+
+    func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
+                     _ visit: (Record) throws -> Void) throws {
+        let statement = try connection.prepare("""
+            SELECT \(Self.recordColumns) FROM records
+            WHERE db_id=? AND zone_id=? AND deleted=0 AND type=?
+            """)
+        try statement.bind([dbID, zone.id, recordType])
+        defer { statement.reset() }
+        while try statement.step() {
+            try visit(try decodeRow(statement, zoneID: zoneID).record)
+        }
+    }
+
+    func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,
+                                       zoneID: ZoneID) -> [String: NotificationRecordImage]? {
+        NotificationRecordImages.load(path: path, dbID: dbID, zoneID: zone.id, zone: zoneID, names: names)
+    }
+
+    // MARK: Schema
+
+    func schemaFields(container: String, recordType: String) throws -> [String: FieldTypeName] {
+        var known: [String: FieldTypeName] = [:]
+        for (field, type) in try connection.query(
+            "SELECT field, type FROM schema_fields WHERE container=? AND record_type=?", [container, recordType],
+            { ($0.string(0), $0.string(1)) }) {
+            if let parsed = FieldTypeName(type) { known[field] = parsed }
+        }
+        return known
+    }
+
+    func addSchemaFieldIfAbsent(container: String, recordType: String, field: String, type: FieldTypeName) throws -> Bool {
+        try connection.run("""
+            INSERT INTO schema_fields(container, record_type, field, type) VALUES (?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """, container, recordType, field, type.description)
+        return connection.changes > 0
+    }
+
+    func schemaFieldType(container: String, recordType: String, field: String) throws -> String? {
+        try connection.queryOne("SELECT type FROM schema_fields WHERE container=? AND record_type=? AND field=?",
+                                [container, recordType, field]) { $0.string(0) }
+    }
+
+    // MARK: Assets
+
+    func insertAssetIfAbsent(_ reference: AssetReference, data: [UInt8], dbID: Int64, now: Int64) throws {
+        try connection.prepare("""
+            INSERT OR IGNORE INTO assets(db_id, checksum, size, data, created_ms) VALUES (?, ?, ?, ?, ?)
+            """).run([dbID, reference.checksum, reference.size, data, now])
+    }
+
+    func assetData(checksum: String, dbID: Int64) throws -> [UInt8]? {
+        try connection.queryOne("SELECT data FROM assets WHERE db_id=? AND checksum=?", [dbID, checksum], { $0.blob(0) })
+    }
+
+    func assetSize(checksum: String, dbID: Int64) throws -> Int64? {
+        try connection.scalarInt("SELECT size FROM assets WHERE db_id=? AND checksum=?", [dbID, checksum])
+    }
+}

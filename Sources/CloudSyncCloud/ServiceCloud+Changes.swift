@@ -1,0 +1,103 @@
+import CloudSyncCore
+
+extension ServiceCloud {
+    public func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int,
+                                     in request: DatabaseRequest) throws(CloudError) -> DatabaseChanges {
+        guard request.scope != .public else {
+            throw CloudError(.invalidArguments, "the public database does not support change tracking; query it instead")
+        }
+        let payload: TokenPayload?
+        if let token { payload = try ChangeTokenCodec.decode(token.rawValue, expecting: .database) } else { payload = nil }
+        let pageSize = max(1, min(limit, CloudLimits.maxPageSize))
+        let db = try ensureDatabase(request)
+        return try read { tx in
+            guard let current = try findDatabase(request, tx) else { throw CloudError(.internalError, "database vanished") }
+            var since: Int64 = 0
+            if let payload {
+                guard payload.epoch == epoch, payload.scopeID == db.id else {
+                    throw CloudError(.changeTokenExpired,
+                                     "the database change token belongs to another cloud or database; fetch again without it")
+                }
+                guard payload.sequence <= current.seq else {
+                    throw CloudError(.changeTokenExpired, "the database change token is ahead of the cloud; fetch again without it")
+                }
+                since = payload.sequence
+            }
+            let rows = try tx.zoneChanges(dbID: db.id, since: since, limit: pageSize + 1)
+            let moreComing = rows.count > pageSize
+            let page = rows.prefix(pageSize)
+            var changed: [ZoneID] = []
+            var deleted: [(zoneID: ZoneID, reason: ZoneDeletionReason)] = []
+            for row in page {
+                let zoneID = request.zoneID(row.name)
+                if let reason = row.deletion {
+                    deleted.append((zoneID, reason))
+                } else {
+                    changed.removeAll { $0 == zoneID }
+                    changed.append(zoneID)
+                }
+            }
+            let newSeq = moreComing ? (page.last?.dbSeq ?? since) : current.seq
+            let newToken = ServerChangeToken(rawValue: ChangeTokenCodec.encode(
+                TokenPayload(kind: .database, epoch: epoch, scopeID: db.id, sequence: newSeq)))
+            return DatabaseChanges(changedZones: changed, deletedZones: deleted, token: newToken, moreComing: moreComing)
+        }
+    }
+
+    public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
+                                 in request: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        guard request.scope != .public else {
+            throw CloudError(.invalidArguments, "the public database does not support change tracking; query it instead")
+        }
+        guard zoneName != ZoneID.defaultZoneName else {
+            throw CloudError(.invalidArguments,
+                             "_defaultZone does not track changes (no fetchChanges capability); keep synced records in a custom zone")
+        }
+        let payload: TokenPayload?
+        if let token { payload = try ChangeTokenCodec.decode(token.rawValue, expecting: .zone) } else { payload = nil }
+        let pageSize = max(1, min(limit, CloudLimits.maxPageSize))
+        return try read { tx in
+            guard let db = try findDatabase(request, tx) else {
+                throw CloudError(.zoneNotFound, "zone '\(zoneName)' does not exist in the \(request.scope.rawValue) database")
+            }
+            let zone = try requireZone(zoneName, dbID: db.id, request: request, tx)
+            var since: Int64 = 0
+            if let payload {
+                guard payload.epoch == epoch else {
+                    throw CloudError(.changeTokenExpired, "the change token comes from another cloud; fetch the zone again without it")
+                }
+                guard payload.scopeID == zone.id else {
+                    throw CloudError(.changeTokenExpired,
+                                     "the change token belongs to another zone or an earlier incarnation of '\(zoneName)'; fetch the zone again without it")
+                }
+                guard payload.sequence <= zone.seq, payload.sequence >= zone.floorSeq else {
+                    throw CloudError(.changeTokenExpired, "the change token of '\(zoneName)' has expired; fetch the zone again without it")
+                }
+                since = payload.sequence
+            } else if zone.floorSeq > 0 {
+                since = 0
+            }
+            let zoneID = request.zoneID(zone.name)
+            let (rows, moreComing) = try tx.recordChanges(zone: zone, dbID: db.id, zoneID: zoneID, since: since,
+                                                          limit: pageSize)
+            var changed: [Record] = []
+            var encodedFields: [String?] = []
+            var deleted: [RecordDeletion] = []
+            changed.reserveCapacity(rows.count)
+            encodedFields.reserveCapacity(rows.count)
+            var lastSeq = since
+            for stored in rows {
+                lastSeq = stored.seq
+                if stored.deleted {
+                    deleted.append(RecordDeletion(recordID: stored.record.recordID, recordType: stored.record.recordType))
+                } else {
+                    changed.append(stored.record)
+                    encodedFields.append(stored.fieldsText)
+                }
+            }
+            return ZoneChanges(changed: changed, deleted: deleted,
+                               token: zoneToken(zone, seq: moreComing ? lastSeq : zone.seq), moreComing: moreComing,
+                               encodedFields: encodedFields)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import CloudSyncCore
+
+extension ServiceCloud {
+    public func queryRecords(_ query: RecordQuery, in request: DatabaseRequest) throws(CloudError) -> QueryPage {
+        try NameRules.validateIdentifier(query.recordType, kind: "record type")
+        try ServiceRules.validatePredicate(query.predicate)
+        let limit = query.limit ?? CloudLimits.defaultPageSize
+        guard limit >= 1, limit <= CloudLimits.maxPageSize else {
+            throw CloudError(.invalidArguments, "query limit must be 1 to \(CloudLimits.maxPageSize), got \(limit)")
+        }
+        if request.scope == .shared {
+            throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
+        }
+        let db = try ensureDatabase(request)
+        return try read { tx in
+            let zone = try requireZone(query.zoneName, dbID: db.id, request: request, tx)
+            var offset: Int64 = 0
+            if let continuation = query.continuation {
+                let payload = try ChangeTokenCodec.decode(continuation, expecting: .query)
+                guard payload.epoch == epoch, payload.scopeID == zone.id, payload.sequence >= 0 else {
+                    throw CloudError(.invalidArguments, "the continuation marker belongs to another query or zone")
+                }
+                offset = payload.sequence
+            }
+            let zoneID = request.zoneID(zone.name)
+            var matches: [Record] = []
+            try tx.scanRecords(ofType: query.recordType, zone: zone, dbID: db.id, zoneID: zoneID) { record in
+                if query.predicate.evaluate(record) { matches.append(record) }
+            }
+            let sort = query.sort
+            matches.sort { sort.compare($0, $1) }
+            let start = Int(min(offset, Int64(matches.count)))
+            let end = min(start + limit, matches.count)
+            let continuation = end < matches.count
+                ? ChangeTokenCodec.encode(TokenPayload(kind: .query, epoch: epoch, scopeID: zone.id, sequence: Int64(end)))
+                : nil
+            return QueryPage(records: Array(matches[start..<end]), continuation: continuation)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import CloudSyncCore
+
+extension ServiceCloud {
+    /// The subscription of a row, or nil (logged) when its stored definition cannot be read or
+    /// its predicate could not be evaluated safely.
+    func readableSubscription(_ row: SubscriptionRow) -> Subscription? {
+        do {
+            return try SubscriptionStorage.decode(id: row.id, kind: row.kind, zoneName: row.zoneName,
+                                                  definition: row.definition, created: row.created, modified: row.modified)
+        } catch {
+            CloudLog.warning("skipped subscription '\(row.id)': its stored definition cannot be used (\(error)); its owner can delete it with 'cloudsync subscribe delete \(row.id)'")
+            return nil
+        }
+    }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], in request: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        guard subscriptions.count <= SubscriptionLimits.maxPerCall else {
+            throw CloudError(.limitExceeded, "save at most \(SubscriptionLimits.maxPerCall) subscriptions at once, got \(subscriptions.count)")
+        }
+        var seen = Set<String>()
+        for subscription in subscriptions {
+            try subscription.validate(for: request)
+            guard seen.insert(subscription.subscriptionID).inserted else {
+                throw CloudError(.invalidArguments, "subscription '\(subscription.subscriptionID)' appears twice in one call")
+            }
+        }
+        return try write { tx in
+            let db = try ensureDatabase(request, tx)
+            let now = clock()
+            var saved: [Subscription] = []
+            for subscription in subscriptions {
+                if let zoneName = subscription.zoneName, try tx.findZone(zoneName, dbID: db.id) == nil {
+                    throw try missingZoneError(zoneName, dbID: db.id, request: request, tx)
+                }
+                let created = try tx.subscriptionCreated(subscription.subscriptionID, owner: request.userRecordName,
+                                                         dbID: db.id) ?? now
+                try tx.putSubscription(SubscriptionRow(
+                    owner: request.userRecordName, id: subscription.subscriptionID, kind: subscription.kind.typeName,
+                    zoneName: subscription.zoneName, recordType: subscription.query?.recordType,
+                    definition: SubscriptionStorage.encode(subscription), created: created, modified: now), dbID: db.id)
+                var stored = subscription
+                stored.creationDate = created
+                stored.modificationDate = now
+                saved.append(stored)
+            }
+            try tx.registerDevice(DeviceAddress(request), now: now)
+            return saved
+        }
+    }
+
+    public func fetchAllSubscriptions(in request: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        try read { tx in
+            guard let db = try findDatabase(request, tx) else { return [] }
+            return try tx.subscriptions(owner: request.userRecordName, dbID: db.id).compactMap { readableSubscription($0) }
+        }
+    }
+
+    public func deleteSubscriptions(_ ids: [String], in request: DatabaseRequest) throws(CloudError) {
+        guard ids.count <= SubscriptionLimits.maxPerCall else {
+            throw CloudError(.limitExceeded, "delete at most \(SubscriptionLimits.maxPerCall) subscriptions at once, got \(ids.count)")
+        }
+        guard !ids.isEmpty else { return }
+        try write { tx in
+            let dbID = try findDatabase(request, tx)?.id
+            var missing: [String] = []
+            var unique: [String] = []
+            for id in ids where !unique.contains(id) {
+                unique.append(id)
+                let exists = try dbID.map { db in
+                    try tx.subscriptionCreated(id, owner: request.userRecordName, dbID: db) != nil
+                } ?? false
+                if !exists { missing.append(id) }
+            }
+            guard missing.isEmpty, let dbID else {
+                let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+                throw CloudError(.unknownItem,
+                                 "no subscription \(names) in the \(request.scope.rawValue) database; nothing was deleted")
+            }
+            for id in unique {
+                try tx.deleteSubscription(id, owner: request.userRecordName, dbID: dbID)
+            }
+        }
+    }
+}

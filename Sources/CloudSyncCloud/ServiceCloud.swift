@@ -1,0 +1,119 @@
+import CloudSyncCore
+import Synchronization
+
+/// The CloudKit-like service over any `CloudStorage`: every rule a server enforces, written once.
+///
+/// Name rules, change-tag policy, permissions, size limits, schema growth and refusal,
+/// subscription validation, DELETE_SELF cascades, atomic-zone rollback, the `zoneNotFound` /
+/// `userDeletedZone` distinction, token encoding and validation (store epoch,
+/// `changeTokenExpired`) and the notifications each change fans out are decided here; the
+/// storage only stores, sequences and notifies. `SQLiteCloud` is this service over the embedded
+/// SQLite file; other backends pass their own storage.
+open class ServiceCloud: CloudService, @unchecked Sendable {
+    /// Where the data lives.
+    public let storage: any CloudStorage
+    /// The random identity of the store, carried in every token.
+    public let epoch: UInt64
+    let clock: CloudClock
+    /// Field types per container and record type, as this process last saw them committed.
+    let schemaCache = Mutex<[SchemaKey: [String: FieldTypeName]]>([:])
+
+    /// The service over `storage`.
+    public init(storage: any CloudStorage, clock: @escaping CloudClock = systemClock) {
+        self.storage = storage
+        self.epoch = storage.epoch
+        self.clock = clock
+    }
+
+    /// A read transaction of the storage.
+    func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try storage.read(body)
+    }
+
+    /// A write transaction of the storage; a failed one forgets the schema cache, which may hold
+    /// fields of the rolled-back transaction.
+    func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        do {
+            return try storage.write(body)
+        } catch {
+            schemaCache.withLock { $0.removeAll() }
+            throw error
+        }
+    }
+
+    // MARK: Accounts
+
+    public func account(named name: String) throws(CloudError) -> Account {
+        if let existing = try read({ tx in try tx.userRecordName(ofAccount: name) }) {
+            return Account(name: name, userRecordName: existing)
+        }
+        let recordName = try write { tx in
+            try tx.insertAccountIfAbsent(name: name, userRecordName: "_" + RandomID.hex(bytes: 16), now: clock())
+            return try tx.userRecordName(ofAccount: name)
+        }
+        return Account(name: name, userRecordName: recordName ?? "")
+    }
+
+    // MARK: Databases and zones (shared helpers)
+
+    func owner(of request: DatabaseRequest) -> String {
+        request.scope == .public ? "" : request.userRecordName
+    }
+
+    /// The database row, or nil if it was never used.
+    func findDatabase(_ request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> DatabaseRow? {
+        try tx.findDatabase(container: request.container, scope: request.scope, owner: owner(of: request))
+    }
+
+    /// The database row, created with its `_defaultZone` on first use. Call inside a write transaction.
+    func ensureDatabase(_ request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> DatabaseRow {
+        if let row = try findDatabase(request, tx) { return row }
+        return try tx.createDatabase(container: request.container, scope: request.scope, owner: owner(of: request),
+                                     now: clock())
+    }
+
+    /// The database row, created (in a write transaction of its own) on first use. Call outside
+    /// a transaction.
+    func ensureDatabase(_ request: DatabaseRequest) throws(CloudError) -> DatabaseRow {
+        if let row = try read({ tx in try findDatabase(request, tx) }) { return row }
+        return try write { tx in try ensureDatabase(request, tx) }
+    }
+
+    /// The live zone, or `zoneNotFound` / `userDeletedZone` when it is gone.
+    func requireZone(_ name: String, dbID: Int64, request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> ZoneRow {
+        if let zone = try tx.findZone(name, dbID: dbID) { return zone }
+        throw try missingZoneError(name, dbID: dbID, request: request, tx)
+    }
+
+    func missingZoneError(_ name: String, dbID: Int64?, request: DatabaseRequest,
+                          _ tx: any CloudStorageTransaction) throws -> CloudError {
+        let zoneID = request.zoneID(name)
+        if let dbID, try tx.deletedZoneReason(name, dbID: dbID) == .purged {
+            var error = CloudError(.userDeletedZone, "zone '\(name)' was deleted by the user; re-create it to sync again")
+            error.recordID = RecordID(recordName: "", zoneID: zoneID)
+            return error
+        }
+        return CloudError(.zoneNotFound, "zone '\(name)' does not exist in the \(request.scope.rawValue) database")
+    }
+
+    func capabilities(of zone: ZoneRow) -> ZoneCapabilities {
+        if zone.name == ZoneID.defaultZoneName { return [] }
+        return zone.atomic ? [.fetchChanges, .atomic] : [.fetchChanges]
+    }
+
+    func zoneToken(_ zone: ZoneRow, seq: Int64? = nil) -> ServerChangeToken {
+        ServerChangeToken(rawValue: ChangeTokenCodec.encode(
+            TokenPayload(kind: .zone, epoch: epoch, scopeID: zone.id, sequence: seq ?? zone.seq)))
+    }
+
+    func info(_ zone: ZoneRow, request: DatabaseRequest) -> ZoneInfo {
+        let caps = capabilities(of: zone)
+        return ZoneInfo(zoneID: request.zoneID(zone.name), capabilities: caps,
+                        syncToken: caps.contains(.fetchChanges) ? zoneToken(zone) : nil, recordCount: zone.recordCount)
+    }
+
+    /// The change tag of the save that took `seq` in zone incarnation `zoneID`.
+    func changeTag(zoneID: Int64, seq: Int64) -> String {
+        String(zoneID, radix: 36) + "-" + String(seq, radix: 36)
+    }
+}
