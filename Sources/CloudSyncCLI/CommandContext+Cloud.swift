@@ -48,8 +48,8 @@ extension CommandContext {
 
     func openSession() throws -> CloudSession {
         let locator = try CloudLocator(parsing: settings.cloudURL)
-        if case .sqlite(let path) = locator {
-            try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
+        if let folder = locator.localFolder {
+            try FileSystem.makeDirectories(folder, mode: 0o700)
         }
         var cloud = try locator.open()
         let faults = environment["CLOUDSYNC_FAULTS"] ?? ""

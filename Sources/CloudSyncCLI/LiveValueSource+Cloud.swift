@@ -77,7 +77,7 @@ enum CloudLiveValues {
     /// The session and database request of the query, or nil when the embedded cloud file does
     /// not exist (completion must not create it).
     private static func open(_ query: LiveValueQuery) throws -> (CloudSession, DatabaseRequest)? {
-        if case .sqlite(let path) = try CloudLocator(parsing: query.settings.cloudURL), access(path, F_OK) != 0 {
+        if try CloudLocator(parsing: query.settings.cloudURL).isKnownAbsent {
             return nil
         }
         let scopeName = query.arguments.value("database") ?? DatabaseScope.private.rawValue

@@ -63,6 +63,50 @@ public enum CloudLocator: Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// True for a cloud kept in a file on this machine (the embedded SQLite cloud), false for
+    /// a server.
+    public var isEmbedded: Bool {
+        if case .sqlite = self { return true }
+        return false
+    }
+
+    /// The cloud as a person reads it: the file's path, or the URL without its password.
+    public var displayName: String {
+        switch self {
+        case .sqlite(let path):
+            return path
+        case .postgres(let url):
+            return CloudLocator.maskingPassword(url)
+        }
+    }
+
+    /// The folder that must exist before an embedded cloud's file can be created there; nil for
+    /// a server.
+    public var localFolder: String? {
+        guard case .sqlite(let path) = self else { return nil }
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// True when the cloud certainly holds nothing yet: an embedded cloud whose file does not
+    /// exist, which opening would create. A server is never known to be empty from here.
+    /// Read-only callers (completion) ask this so they never create a cloud.
+    public var isKnownAbsent: Bool {
+        guard case .sqlite(let path) = self else { return false }
+        return access(path, F_OK) != 0
+    }
+
+    /// `scheme://user:password@host…` with the password replaced by `***`.
+    static func maskingPassword(_ url: String) -> String {
+        let parts = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return url }
+        let rest = parts[1]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return parts[0] + "://" + rest[..<colon] + ":***" + rest[at...]
+    }
+
     /// Opens the service this locator names.
     public func open(clock: @escaping CloudClock = systemClock) throws(CloudError) -> any CloudService {
         switch self {

@@ -46,7 +46,7 @@ public enum SubscribeCommand {
     /// `--database`, or in every database. Reads only; never creates the cloud file.
     public static let subscriptionIDs: LiveValueSource.Provider = { query in
         let context = query.context()
-        if case .sqlite(let path) = try CloudLocator(parsing: query.settings.cloudURL), !SubscribeFiles.exists(path) {
+        if try CloudLocator(parsing: query.settings.cloudURL).isKnownAbsent {
             return []
         }
         let session = try context.session()

@@ -4,9 +4,6 @@ import Glibc
 
 /// The few file-system facts the subscribe commands need.
 enum SubscribeFiles {
-    /// True if something exists at `path`.
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
     /// The path of the running executable (`/proc/self/exe`), or nil.
     static func selfExecutable() -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
