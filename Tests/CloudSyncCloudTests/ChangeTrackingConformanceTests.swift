@@ -108,10 +108,7 @@ struct ChangeTrackingConformanceTests {
         let f = try backend.make()
         let r = try f.request("alice")
         _ = try f.cloud.saveZones([ZoneSpec(name: "Z")], in: r)
-        let second: any CloudService
-        switch backend {
-        case .sqlite: second = try SQLiteCloud(path: f.directory.file("cloud.sqlite"))
-        }
+        let second = try backend.reopen(f)
         var token: ServerChangeToken? = nil
         var seen = 0
         for i in 0..<50 {

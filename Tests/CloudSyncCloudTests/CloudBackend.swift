@@ -2,22 +2,35 @@ import CloudSyncCloud
 import CloudSyncCore
 import TestSupport
 
-/// The backends the conformance suite runs against. Each test takes a backend argument, so a
-/// new backend joins every case by being added here.
-enum CloudBackend: String, CaseIterable, CustomStringConvertible, Sendable {
-    case sqlite
+/// A backend the conformance suite runs against: how to get a fresh, empty store. Every test
+/// takes a backend argument and iterates `allCases`, so a new backend (PostgreSQL, HTTP) joins
+/// every case by being added to that list. Clouds are opened through `CloudLocator`, as the
+/// commands open them.
+struct CloudBackend: CustomStringConvertible, Sendable {
+    let name: String
+    /// The cloud URL of a fresh, empty store for one test; `directory` is the test's own folder.
+    let freshLocation: @Sendable (_ directory: TemporaryDirectory) throws -> String
 
-    var description: String { rawValue }
+    /// The backends every conformance case runs against.
+    static let allCases: [CloudBackend] = [.sqlite]
+
+    /// The embedded cloud: a new file in the test's folder.
+    static let sqlite = CloudBackend(name: "sqlite") { directory in "sqlite://" + directory.file("cloud.sqlite") }
+
+    var description: String { name }
 
     /// A fresh, empty cloud. Keep the returned fixture alive for the test's duration.
     func make() throws -> CloudFixture {
-        switch self {
-        case .sqlite:
-            let dir = TemporaryDirectory("cloud-conformance")
-            let clock = TestClock()
-            let cloud = try SQLiteCloud(path: dir.file("cloud.sqlite"), clock: clock.read)
-            return CloudFixture(cloud: cloud, directory: dir, clock: clock)
-        }
+        let dir = TemporaryDirectory("cloud-conformance")
+        let clock = TestClock()
+        let location = try freshLocation(dir)
+        let cloud = try CloudLocator(parsing: location).open(clock: clock.read)
+        return CloudFixture(cloud: cloud, directory: dir, clock: clock, location: location)
+    }
+
+    /// The same cloud opened again, as another or a restarted process would.
+    func reopen(_ fixture: CloudFixture) throws -> any CloudService {
+        try CloudLocator(parsing: fixture.location).open(clock: fixture.clock.read)
     }
 }
 
@@ -33,6 +46,8 @@ struct CloudFixture {
     let cloud: any CloudService
     let directory: TemporaryDirectory
     let clock: TestClock
+    /// The cloud URL the fixture's cloud was opened from.
+    let location: String
     let container = "iCloud.com.example.Tests"
 
     func request(_ account: String, _ scope: DatabaseScope = .private, device: String = "dev1") throws -> DatabaseRequest {

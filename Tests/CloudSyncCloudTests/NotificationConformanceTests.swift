@@ -274,12 +274,3 @@ struct NotificationConformanceTests {
         #expect(try CloudNotification(json: json) == n)
     }
 }
-
-extension CloudBackend {
-    /// The same cloud opened again, as a restarted process would.
-    func reopen(_ fixture: CloudFixture) throws -> any CloudService {
-        switch self {
-        case .sqlite: try SQLiteCloud(path: fixture.directory.file("cloud.sqlite"), clock: fixture.clock.read)
-        }
-    }
-}
