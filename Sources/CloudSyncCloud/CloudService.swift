@@ -1,10 +1,11 @@
 import CloudSyncCore
 
 /// The CloudKit-like service: zones, records, queries and change tracking of the databases of
-/// one container. Implemented by the embedded SQLite backend (and later PostgreSQL); the
-/// conformance suite in the tests runs the same cases against every implementation.
+/// one container. Implemented once by `ServiceCloud` over a `CloudStorage` (the embedded SQLite
+/// file, later PostgreSQL); the conformance suite in the tests runs the same cases against every
+/// backend.
 ///
-/// Every call names the database it works on and the caller (`DatabaseRequest`): a backend
+/// Every call names the database it works on and the caller (`DatabaseRequest`): the service
 /// enforces access rules, limits, change tags and schema itself, as a real server would.
 public protocol CloudService: AnyObject, Sendable {
     /// Resolves the account with login `name`, creating it on first use.
