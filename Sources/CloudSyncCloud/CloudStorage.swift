@@ -50,7 +50,9 @@ public protocol CloudStorageTransaction {
 
     // MARK: Zones
 
-    /// The live zone `name`, or nil.
+    /// The live zone `name`, or nil. In a write transaction the row stays locked until commit
+    /// (the service takes the zone's next sequence numbers from `seq`): SQLite's `BEGIN
+    /// IMMEDIATE` locks the file; a row-locking store reads with `FOR UPDATE`.
     func findZone(_ name: String, dbID: Int64) throws -> ZoneRow?
     /// How the latest dead incarnation of zone `name` died, or nil when there is none.
     func deletedZoneReason(_ name: String, dbID: Int64) throws -> ZoneDeletionReason?
@@ -116,7 +118,8 @@ public protocol CloudStorageTransaction {
 
     /// The store of (container, owner), created on first use.
     func ensureKeyValueStore(container: String, owner: String) throws -> KeyValueStoreRow
-    /// The store's current sequence, or nil when it is gone.
+    /// The store's current sequence, or nil when it is gone. (`ensureKeyValueStore` in a write
+    /// transaction locks the row, like `findZone`.)
     func keyValueSeq(storeID: Int64) throws -> Int64?
     /// Writes (or, `value` nil, deletes) a key at `seq`.
     func putKeyValue(_ key: String, _ value: KeyValue?, storeID: Int64, seq: Int64, now: Int64, deviceID: String) throws
