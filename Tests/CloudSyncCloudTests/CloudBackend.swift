@@ -2,20 +2,29 @@ import CloudSyncCloud
 import CloudSyncCore
 import TestSupport
 
-/// A backend the conformance suite runs against: how to get a fresh, empty store. Every test
-/// takes a backend argument and iterates `allCases`, so a new backend (PostgreSQL, HTTP) joins
-/// every case by being added to that list. Clouds are opened through `CloudLocator`, as the
-/// commands open them.
+/// A backend the conformance suite runs against: how to get a fresh, empty store and open a
+/// service on it. Every test takes a backend argument from `allCases`, so a new backend
+/// (PostgreSQL, HTTP) joins every case by being added to that list.
 struct CloudBackend: CustomStringConvertible, Sendable {
     let name: String
-    /// The cloud URL of a fresh, empty store for one test; `directory` is the test's own folder.
+    /// The location of a fresh, empty store for one test; `directory` is the test's own folder.
     let freshLocation: @Sendable (_ directory: TemporaryDirectory) throws -> String
+    /// Opens a service on the store at a location.
+    let open: @Sendable (_ location: String, _ clock: @escaping CloudClock) throws -> any CloudService
 
     /// The backends every conformance case runs against.
-    static let allCases: [CloudBackend] = [.sqlite]
+    static let allCases: [CloudBackend] = [.sqlite, .memory]
 
-    /// The embedded cloud: a new file in the test's folder.
-    static let sqlite = CloudBackend(name: "sqlite") { directory in "sqlite://" + directory.file("cloud.sqlite") }
+    /// The embedded cloud: a new file in the test's folder, opened by its URL as commands do.
+    static let sqlite = CloudBackend(name: "sqlite",
+                                     freshLocation: { directory in "sqlite://" + directory.file("cloud.sqlite") },
+                                     open: { location, clock in try CloudLocator(parsing: location).open(clock: clock) })
+
+    /// `ServiceCloud` over `MemoryCloudStorage`: the rules with a storage that has no SQL.
+    static let memory = CloudBackend(name: "memory", freshLocation: { _ in MemoryCloudStorage.fresh() },
+                                     open: { location, clock in
+                                         ServiceCloud(storage: try MemoryCloudStorage.named(location), clock: clock)
+                                     })
 
     var description: String { name }
 
@@ -24,13 +33,13 @@ struct CloudBackend: CustomStringConvertible, Sendable {
         let dir = TemporaryDirectory("cloud-conformance")
         let clock = TestClock()
         let location = try freshLocation(dir)
-        let cloud = try CloudLocator(parsing: location).open(clock: clock.read)
+        let cloud = try open(location, clock.read)
         return CloudFixture(cloud: cloud, directory: dir, clock: clock, location: location)
     }
 
     /// The same cloud opened again, as another or a restarted process would.
     func reopen(_ fixture: CloudFixture) throws -> any CloudService {
-        try CloudLocator(parsing: fixture.location).open(clock: fixture.clock.read)
+        try open(fixture.location, fixture.clock.read)
     }
 }
 
