@@ -75,7 +75,7 @@ public enum CloudLocator: Sendable, Hashable {
         switch self {
         case .sqlite(let path):
             return path
-        case .postgres(let url):
+        case .postgres(let url), .http(let url):
             return CloudLocator.maskingPassword(url)
         }
     }

@@ -11,8 +11,8 @@ struct CloudLocatorQuestionTests {
         #expect(locator.isEmbedded)
         #expect(locator.displayName == "/srv/clouds/team.sqlite")
         #expect(locator.localFolder == "/srv/clouds")
-        #expect(try CloudLocator(parsing: "c.sqlite").localFolder == ".")
-        #expect(try CloudLocator(parsing: "/c.sqlite").localFolder == "/")
+        #expect(try CloudLocator(parsing: "sqlite:c.sqlite").localFolder == ".")
+        #expect(try CloudLocator(parsing: "sqlite:///c.sqlite").localFolder == "/")
     }
 
     @Test func serverHidesItsPasswordAndHasNoLocalFolder() throws {
