@@ -5,6 +5,8 @@ public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     case authenticationFailed
     /// A sealed box is too short or has an unknown version.
     case malformed(String)
+    /// A key's bytes or its PEM/DER text are not a valid key of the kind expected (why).
+    case invalidKey(String)
     /// OpenSSL refused the operation.
     case library(String)
     /// The shared library (its file name) could not be loaded or lacks a function (why).
@@ -14,6 +16,7 @@ public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .authenticationFailed: "authentication failed (tampered data, data moved elsewhere, or the wrong key)"
         case .malformed(let why): "malformed ciphertext: \(why)"
+        case .invalidKey(let why): "invalid key: \(why)"
         case .library(let why): "crypto library error: \(why)"
         case .unavailable(let library, let why): "cannot load \(library), which encryption needs (\(why)); install OpenSSL 3 (Debian: libssl3)"
         }

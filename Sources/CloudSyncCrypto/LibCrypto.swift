@@ -32,6 +32,14 @@ public struct LibCrypto: @unchecked Sendable {
                                          UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<UInt8>?
     typealias PBEScrypt = @convention(c) (UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?, Int, UInt64, UInt64, UInt64,
                                           UInt64, UnsafeMutablePointer<UInt8>?, Int) -> Int32
+    typealias PKeyNewRaw = @convention(c) (Int32, OpaquePointer?, UnsafePointer<UInt8>?, Int) -> OpaquePointer?
+    typealias PKeyGetRaw = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?) -> Int32
+    typealias PKeyFree = @convention(c) (OpaquePointer?) -> Void
+    typealias PKeyContextNew = @convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?
+    typealias PKeyContextFree = @convention(c) (OpaquePointer?) -> Void
+    typealias PKeyDeriveInit = @convention(c) (OpaquePointer?) -> Int32
+    typealias PKeyDeriveSetPeer = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
+    typealias PKeyDerive = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?) -> Int32
 
     /// `EVP_CIPHER_CTX_new`.
     let cipherContextNew: CipherContextNew
@@ -57,6 +65,22 @@ public struct LibCrypto: @unchecked Sendable {
     let quickMAC: QuickMAC
     /// `EVP_PBE_scrypt`.
     let pbeScrypt: PBEScrypt
+    /// `EVP_chacha20_poly1305`.
+    let chacha20Poly1305: CipherFetch
+    /// `EVP_PKEY_new_raw_private_key`, `EVP_PKEY_new_raw_public_key` (X25519 keys from 32 bytes).
+    let pkeyNewRawPrivate: PKeyNewRaw
+    let pkeyNewRawPublic: PKeyNewRaw
+    /// `EVP_PKEY_get_raw_public_key`.
+    let pkeyGetRawPublic: PKeyGetRaw
+    /// `EVP_PKEY_free`.
+    let pkeyFree: PKeyFree
+    /// `EVP_PKEY_CTX_new`, `EVP_PKEY_CTX_free`.
+    let pkeyContextNew: PKeyContextNew
+    let pkeyContextFree: PKeyContextFree
+    /// `EVP_PKEY_derive_init`, `EVP_PKEY_derive_set_peer`, `EVP_PKEY_derive` (X25519 Diffie-Hellman).
+    let pkeyDeriveInit: PKeyDeriveInit
+    let pkeyDeriveSetPeer: PKeyDeriveSetPeer
+    let pkeyDerive: PKeyDerive
 
     /// The library, loaded and resolved on the first call; the same error on every call when it
     /// cannot be loaded.
@@ -100,9 +124,21 @@ public struct LibCrypto: @unchecked Sendable {
         let digest = resolve("EVP_Digest", as: Digest.self)
         let quickMAC = resolve("EVP_Q_mac", as: QuickMAC.self)
         let pbeScrypt = resolve("EVP_PBE_scrypt", as: PBEScrypt.self)
+        let chacha20Poly1305 = resolve("EVP_chacha20_poly1305", as: CipherFetch.self)
+        let pkeyNewRawPrivate = resolve("EVP_PKEY_new_raw_private_key", as: PKeyNewRaw.self)
+        let pkeyNewRawPublic = resolve("EVP_PKEY_new_raw_public_key", as: PKeyNewRaw.self)
+        let pkeyGetRawPublic = resolve("EVP_PKEY_get_raw_public_key", as: PKeyGetRaw.self)
+        let pkeyFree = resolve("EVP_PKEY_free", as: PKeyFree.self)
+        let pkeyContextNew = resolve("EVP_PKEY_CTX_new", as: PKeyContextNew.self)
+        let pkeyContextFree = resolve("EVP_PKEY_CTX_free", as: PKeyContextFree.self)
+        let pkeyDeriveInit = resolve("EVP_PKEY_derive_init", as: PKeyDeriveInit.self)
+        let pkeyDeriveSetPeer = resolve("EVP_PKEY_derive_set_peer", as: PKeyDeriveSetPeer.self)
+        let pkeyDerive = resolve("EVP_PKEY_derive", as: PKeyDerive.self)
         guard let cipherContextNew, let cipherContextFree, let cipherControl, let aes256GCM, let encryptInit, let encryptUpdate,
               let encryptFinal, let decryptInit, let decryptUpdate, let decryptFinal, let sha256, let digest, let quickMAC,
-              let pbeScrypt else {
+              let pbeScrypt, let chacha20Poly1305, let pkeyNewRawPrivate, let pkeyNewRawPublic, let pkeyGetRawPublic,
+              let pkeyFree, let pkeyContextNew, let pkeyContextFree, let pkeyDeriveInit, let pkeyDeriveSetPeer,
+              let pkeyDerive else {
             dlclose(handle)
             throw .unavailable(LibCrypto.soname, "missing \(missing.joined(separator: ", "))")
         }
@@ -120,6 +156,16 @@ public struct LibCrypto: @unchecked Sendable {
         self.digest = digest
         self.quickMAC = quickMAC
         self.pbeScrypt = pbeScrypt
+        self.chacha20Poly1305 = chacha20Poly1305
+        self.pkeyNewRawPrivate = pkeyNewRawPrivate
+        self.pkeyNewRawPublic = pkeyNewRawPublic
+        self.pkeyGetRawPublic = pkeyGetRawPublic
+        self.pkeyFree = pkeyFree
+        self.pkeyContextNew = pkeyContextNew
+        self.pkeyContextFree = pkeyContextFree
+        self.pkeyDeriveInit = pkeyDeriveInit
+        self.pkeyDeriveSetPeer = pkeyDeriveSetPeer
+        self.pkeyDerive = pkeyDerive
     }
 
     /// `dlerror()`'s message, or a generic one.
