@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore"], swiftSettings: strict),
         .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto"], swiftSettings: strict),
+        .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto", "TestSupport"], swiftSettings: strict),
         // PostgreSQL (issue 11): against the cluster of scripts/with-postgres (CLOUDSYNC_TEST_POSTGRES_URL).
         .testTarget(name: "CloudSyncPostgresTests", dependencies: ["CloudSyncPostgres", "TestSupport"],
                     swiftSettings: strict),
