@@ -31,12 +31,17 @@ let package = Package(
         // PostgreSQL (issue 11): libpq's headers only, opened with dlopen by CloudSyncPostgres.
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", providers: [.apt(["libpq-dev"])]),
 
+        // HTTP server (issue 12): libmicrohttpd's headers only, opened with dlopen by CloudSyncHTTPServer.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "CloudSyncCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         // PostgreSQL (issue 11): connections, statements, transactions, LISTEN/NOTIFY over libpq.
         .target(name: "CloudSyncPostgres", dependencies: ["CloudSyncCore", "CPostgres"], swiftSettings: strict),
+        // HTTP server (issue 12): generic HTTP/HTTPS over libmicrohttpd, limits, graceful stop. No cloud knowledge.
+        .target(name: "CloudSyncHTTPServer", dependencies: ["CloudSyncCore", "CMicroHTTPD"], swiftSettings: strict),
         .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
         .target(name: "CloudSyncDevice",
@@ -91,6 +96,9 @@ let package = Package(
         .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto", "TestSupport"], swiftSettings: strict),
         // PostgreSQL (issue 11): against the cluster of scripts/with-postgres (CLOUDSYNC_TEST_POSTGRES_URL).
         .testTarget(name: "CloudSyncPostgresTests", dependencies: ["CloudSyncPostgres", "TestSupport"],
+                    swiftSettings: strict),
+        // HTTP server (issue 12): a real server on 127.0.0.1 driven by curl and raw sockets.
+        .testTarget(name: "CloudSyncHTTPServerTests", dependencies: ["CloudSyncHTTPServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncOTPTests", dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "TestSupport"],
                     swiftSettings: strict),

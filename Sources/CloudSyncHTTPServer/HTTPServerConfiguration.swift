@@ -1,0 +1,68 @@
+/// How an `HTTPServer` listens and what it allows. The defaults suit one `cloudsync serve` node.
+public struct HTTPServerConfiguration: Sendable {
+    /// A PEM certificate chain and private key (files) for HTTPS.
+    public struct TLS: Sendable, Hashable {
+        public var certificatePath: String
+        public var privateKeyPath: String
+
+        public init(certificatePath: String, privateKeyPath: String) {
+            self.certificatePath = certificatePath
+            self.privateKeyPath = privateKeyPath
+        }
+    }
+
+    /// The address to listen on: a numeric address or a host name; "" or `*` for every address.
+    public var host: String
+    /// The TCP port; 0 lets the system choose (read `HTTPServer.boundPort`).
+    public var port: UInt16
+    /// Open connections at most; more are accepted and closed at once. Each open connection has a
+    /// thread of its own (see `HTTPServer`), so this is also the server's thread bound.
+    public var maxConnections: Int
+    /// Open connections from one address at most; 0 for no limit beyond `maxConnections`.
+    public var maxConnectionsPerAddress: Int
+    /// How long a connection may wait for the client: idle between requests, receiving a request's
+    /// headers, receiving its body. A client that dribbles bytes is closed when this runs out too.
+    public var connectionTimeout: Duration
+    /// The largest request body accepted, in bytes; a larger one is answered 413 unread.
+    public var maxBodySize: Int
+    /// Handler calls running at once at most.
+    public var maxConcurrentRequests: Int
+    /// Requests waiting for a handler slot at most; more are answered 503 with `Retry-After`.
+    public var maxQueuedRequests: Int
+    /// The `Retry-After` (seconds) of a 503 for overload.
+    public var retryAfterSeconds: Int
+    /// HTTPS when set; plain HTTP when nil.
+    public var tls: TLS?
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, maxConnections: Int = 256,
+                maxConnectionsPerAddress: Int = 0, connectionTimeout: Duration = .seconds(30),
+                maxBodySize: Int = 16 << 20, maxConcurrentRequests: Int = 32, maxQueuedRequests: Int = 128,
+                retryAfterSeconds: Int = 1, tls: TLS? = nil) {
+        self.host = host
+        self.port = port
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.connectionTimeout = connectionTimeout
+        self.maxBodySize = maxBodySize
+        self.maxConcurrentRequests = maxConcurrentRequests
+        self.maxQueuedRequests = maxQueuedRequests
+        self.retryAfterSeconds = retryAfterSeconds
+        self.tls = tls
+    }
+
+    /// Why the configuration cannot be used, or nil.
+    func problem() -> String? {
+        if maxConnections < 1 || maxConnections > 1_000_000 { return "max connections must be 1 to 1000000" }
+        if maxConnectionsPerAddress < 0 || maxConnectionsPerAddress > 1_000_000 {
+            return "max connections per address must be 0 to 1000000"
+        }
+        if connectionTimeout < .milliseconds(100) || connectionTimeout > .seconds(86_400) {
+            return "the connection timeout must be 0.1 s to 1 day"
+        }
+        if maxBodySize < 0 { return "the maximum body size cannot be negative" }
+        if maxConcurrentRequests < 1 { return "max concurrent requests must be at least 1" }
+        if maxQueuedRequests < 0 { return "max queued requests cannot be negative" }
+        if retryAfterSeconds < 0 { return "Retry-After cannot be negative" }
+        return nil
+    }
+}

@@ -1,0 +1,39 @@
+/// One request on its connection, from its headers' arrival to libmicrohttpd's completion callback
+/// (the `con_cls` of the request). Only its connection's thread touches it.
+final class RequestContext {
+    let method: String
+    let path: String
+    let startedAt: UInt64
+    var body: [UInt8] = []
+    /// A response is queued (e.g. 413 before the body): later calls ignore what arrives.
+    var answered = false
+    /// Body bytes read and dropped after the limit was passed (TLS only; see `access`).
+    var discarded = 0
+
+    init(method: String, path: String, startedAt: UInt64) {
+        self.method = method
+        self.path = path
+        self.startedAt = startedAt
+    }
+}
+
+/// One open connection (libmicrohttpd's `socket_context`): its socket, for the watchdog to shut
+/// down, and the time by which the client must have sent what the server waits for.
+final class ConnectionContext {
+    let fd: Int32
+    /// Monotonic nanoseconds; 0 while nothing is awaited from the client (a handler runs, a
+    /// response is being sent). Guarded by the server's lock.
+    var deadline: UInt64
+    /// The watchdog shut the socket down already. Guarded by the server's lock.
+    var shutDown = false
+
+    init(fd: Int32, deadline: UInt64) {
+        self.fd = fd
+        self.deadline = deadline
+    }
+}
+
+/// Collects the (name, value) pairs of `MHD_get_connection_values` (headers, query arguments).
+final class PairCollector {
+    var pairs: [(String, String)] = []
+}
