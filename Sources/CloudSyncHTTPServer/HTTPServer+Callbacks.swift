@@ -65,7 +65,7 @@ extension HTTPServer {
                 if declared > configuration.maxBodySize {
                     return respond(connection, request, tooLarge(), library: library)
                 }
-                request.body.reserveCapacity(declared)
+                request.body.reserveCapacity(min(declared, 1 << 20))  // grown as bytes really arrive
             }
             return true
         }

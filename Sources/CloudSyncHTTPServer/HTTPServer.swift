@@ -27,6 +27,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Guards everything below, and is waited on for handler slots, draining and stopping.
     let lock = ConditionLock()
+    /// Set once, before libmicrohttpd starts (its callbacks read it without the lock).
     var library: LibMicroHTTPD?
     var daemon: OpaquePointer?
     var listenFD: Int32 = -1
@@ -73,6 +74,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let socket = try ListeningSocket(host: configuration.host, port: configuration.port,
                                          backlog: Int32(min(configuration.maxConnections, 4096)))
+        // Set before the daemon starts: its threads (made after this) read it without the lock.
+        lock.withLock { self.library = library }
         let context = Unmanaged.passRetained(self).toOpaque()
         var options = self.options(listenFD: socket.fd, context: context, tlsTexts: texts)
         var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
@@ -90,7 +93,6 @@ public final class HTTPServer: @unchecked Sendable {
                                : "libmicrohttpd refused the configuration (do the TLS certificate and key match?)")
         }
         lock.withLock {
-            self.library = library
             self.daemon = started
             self.listenFD = socket.fd
             self.port = socket.port

@@ -21,7 +21,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Open connections from one address at most; 0 for no limit beyond `maxConnections`.
     public var maxConnectionsPerAddress: Int
     /// How long a connection may wait for the client: idle between requests, receiving a request's
-    /// headers, receiving its body. A client that dribbles bytes is closed when this runs out too.
+    /// headers, receiving its whole body (each counted from its start, not from the last byte: a
+    /// client that dribbles bytes is closed when it runs out too). libmicrohttpd's own idle timeout
+    /// is this rounded up to whole seconds.
     public var connectionTimeout: Duration
     /// The largest request body accepted, in bytes; a larger one is answered 413 unread.
     public var maxBodySize: Int
