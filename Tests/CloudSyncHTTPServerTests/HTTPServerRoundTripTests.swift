@@ -107,6 +107,13 @@ struct HTTPServerRoundTripTests {
         #expect(untrusted.status != 0)
     }
 
+    @Test func everyAddressListensWhenTheHostIsAStar() throws {
+        let harness = try ServerHarness(HTTPServerConfiguration(host: "*"), handler: echo)
+        #expect(harness.port != 0)
+        let result = ServerHarness.curl(["http://127.0.0.1:\(harness.port)/any"])
+        #expect(try JSONValue.parse(result.stdout)["path"]?.stringValue == "/any", "\(result.stderr)")
+    }
+
     @Test func aMissingTLSFileIsATypedError() {
         let tls = HTTPServerConfiguration.TLS(certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
         let server = HTTPServer(configuration: HTTPServerConfiguration(tls: tls), handler: HTTPClosureHandler(echo))
