@@ -144,13 +144,40 @@ extension DeviceStore {
     public static let zonesCreatedKey = "zones_created"
 
     /// Forgets that this device created `zone` (the cloud lost it), so that the synchronizer
-    /// and `subscribe init` create it again instead of trusting their record.
+    /// and `subscribe init` create it again instead of trusting their record. The zone is no
+    /// longer the store's own either: whoever creates it next owns it.
     public func forgetCreatedZone(_ zone: String, container: String) throws(CloudError) {
-        guard let text = try syncState(container: container, DeviceStore.zonesCreatedKey) else { return }
-        var known = text.split(separator: "\n").map(String.init)
-        guard known.contains(zone) else { return }
-        known.removeAll { $0 == zone }
-        try setSyncState(container: container, DeviceStore.zonesCreatedKey, known.isEmpty ? nil : known.joined(separator: "\n"))
+        for key in [DeviceStore.zonesCreatedKey, DeviceStore.storeZonesKey] {
+            var known = try zoneList(container: container, key)
+            guard known.contains(zone) else { continue }
+            known.removeAll { $0 == zone }
+            try setZoneList(known, container: container, key)
+        }
+    }
+
+    /// The sync-state key of the zones the local store made in the cloud (besides its default
+    /// zone, which is always its own), one name per line: the zones a sync created because the
+    /// cloud did not have them, or re-created after the cloud lost them. Only these (and the
+    /// default zone) are deleted by `sync off --delete-cloud-data`; a zone made otherwise
+    /// (`zone create`, another device's store, `subscribe init`) is never the store's to delete.
+    public static let storeZonesKey = "store_zones"
+
+    /// A one-name-per-line sync-state list.
+    public func zoneList(container: String, _ key: String) throws(CloudError) -> [String] {
+        (try syncState(container: container, key) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Stores a one-name-per-line sync-state list (sorted, without repeats; none clears it).
+    public func setZoneList(_ zones: some Sequence<String>, container: String, _ key: String) throws(CloudError) {
+        let names = Set(zones).sorted()
+        try setSyncState(container: container, key, names.isEmpty ? nil : names.joined(separator: "\n"))
+    }
+
+    /// Records that the local store made `zones` in the cloud.
+    public func addStoreZones(_ zones: [String], container: String) throws(CloudError) {
+        guard !zones.isEmpty else { return }
+        try setZoneList(try zoneList(container: container, DeviceStore.storeZonesKey) + zones, container: container,
+                        DeviceStore.storeZonesKey)
     }
 
     /// Marks every local record of a zone pending (to re-upload a zone the cloud lost).

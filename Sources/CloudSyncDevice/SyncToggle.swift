@@ -24,15 +24,15 @@ public enum SyncToggle {
 }
 
 extension Synchronizer {
-    /// Deletes the store's zones from the cloud (for privacy, when sync is turned off) and
-    /// resets this device so that turning sync on again re-creates them and uploads every
-    /// local record. Local records are kept. Returns the zones deleted.
+    /// Deletes the store's own zones from the cloud (for privacy, when sync is turned off): its
+    /// default zone and the zones its syncs made (`ownedZones`), never a zone it only pulled
+    /// (made by `zone create`, `record save` or another device). Resets this device for those
+    /// zones so that turning sync on again re-creates them and uploads every local record.
+    /// Local records are kept. Returns the zones deleted.
     public func deleteCloudData() throws(CloudError) -> [String] {
-        var zones = Set(try store.localZoneNames(container: container))
-        zones.insert(adapter.zoneName)
-        zones.formUnion((try store.syncState(container: container, "zones_created") ?? "").split(separator: "\n").map(String.init))
+        let zones = try ownedZones()
         var deleted: [String] = []
-        for zone in zones.sorted() {
+        for zone in zones {
             do {
                 try cloud.deleteZones([zone], purge: false, in: request)
                 deleted.append(zone)
@@ -42,11 +42,12 @@ extension Synchronizer {
         }
         let device = request.deviceID
         let now = clock()
-        for zone in zones.sorted() {
+        for zone in zones {
             try store.dropZone(request.zoneID(zone), scope)
             try store.transaction { _ = try store.markZonePending(container: container, zone: zone, device: device, now: now) }
+            try store.forgetCreatedZone(zone, container: container)
         }
-        try store.setSyncState(container: container, "zones_created", nil)
+        // The next database fetch starts from scratch and finds the zones gone.
         try store.setDatabaseToken(nil, scope, now: now)
         return deleted
     }

@@ -253,19 +253,33 @@ public final class Synchronizer {
     // MARK: Zones
 
     /// Creates the zones pending records live in, once: the device remembers what it created
-    /// (seed 001: do not re-issue these requests on every run).
+    /// (seed 001: do not re-issue these requests on every run). A zone other than the default
+    /// one is looked up first (one call, only the first time this device pushes to it): one the
+    /// cloud already had (`zone create`, another device) is used, not claimed; one this sync
+    /// made becomes the store's own, which `sync off --delete-cloud-data` may delete.
     func ensureZones(_ zones: Set<String>, report: inout SyncReport) throws(CloudError) {
-        var known = Set((try store.syncState(container: container, "zones_created") ?? "").split(separator: "\n").map(String.init))
+        let known = Set(try store.zoneList(container: container, DeviceStore.zonesCreatedKey))
         let missing = zones.subtracting(known).sorted()
         guard !missing.isEmpty else { return }
+        var existing = Set<String>()
+        if missing.contains(where: { $0 != adapter.zoneName }) {
+            existing = Set(try cloud.fetchAllZones(in: request).map(\.zoneID.zoneName))
+        }
         _ = try cloud.saveZones(missing.map { ZoneSpec(name: $0, atomic: false) }, in: request)
-        known.formUnion(missing)
-        try store.setSyncState(container: container, "zones_created", known.sorted().joined(separator: "\n"))
+        try store.addStoreZones(missing.filter { $0 != adapter.zoneName && !existing.contains($0) }, container: container)
+        try store.setZoneList(known.union(missing), container: container, DeviceStore.zonesCreatedKey)
+    }
+
+    /// The zones the local store owns in the cloud: its default zone and the zones its syncs
+    /// made (see `ensureZones`).
+    public func ownedZones() throws(CloudError) -> [String] {
+        Set([adapter.zoneName] + (try store.zoneList(container: container, DeviceStore.storeZonesKey))).sorted()
     }
 
     /// Re-creates a zone the cloud lost and marks every local record of it pending.
     func recreateZone(_ zone: String, report: inout SyncReport) throws(CloudError) {
         _ = try cloud.saveZones([ZoneSpec(name: zone, atomic: false)], in: request)
+        if zone != adapter.zoneName { try store.addStoreZones([zone], container: container) }
         let zoneID = request.zoneID(zone)
         let device = request.deviceID
         let now = clock()
