@@ -49,7 +49,10 @@ public final class Synchronizer {
     /// as it was and every unpushed change pending.
     public func sync(progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) -> SyncReport {
         var report = SyncReport()
-        if !options.downloadOnly { try push(&report, progress: progress) }
+        if !options.downloadOnly {
+            try checkEpochBeforePush(&report)
+            try push(&report, progress: progress)
+        }
         try pull(&report, progress: progress)
         if !options.downloadOnly, try store.pendingCount(container: container) > report.failures.count {
             try push(&report, progress: progress)
@@ -60,6 +63,26 @@ public final class Synchronizer {
     }
 
     // MARK: Push
+
+    /// Before a push, asks the cloud which store epoch it is in (one small database-changes
+    /// request, made only when something is pending and this device holds a database token).
+    /// Facing a replaced or recreated cloud, the push would otherwise re-create the zones and
+    /// upload every record, and the pull would then find the new epoch and mark everything
+    /// pending again: each record uploaded twice. Dropping the tokens and base first (local
+    /// records kept, marked pending) makes the push upload each record once.
+    func checkEpochBeforePush(_ report: inout SyncReport) throws(CloudError) {
+        guard let stored = try store.databaseToken(scope), ChangeFetcher.epoch(of: stored, .database) != nil,
+              try store.pendingCount(container: container) > 0 else { return }
+        let probe = try cloud.fetchDatabaseChanges(since: nil, limit: 1, in: request)
+        guard ChangeFetcher.epochsDiffer(stored, probe.token, kind: .database) else { return }
+        var fetcher = ChangeFetcher(cloud: cloud, store: store, request: request, pageSize: options.pageSize, clock: clock)
+        let sink = StoreSink(synchronizer: self)
+        fetcher.sink = sink
+        fetcher.cursor = .localStore
+        var summary = FetchSummary()
+        try fetcher.dropEverything(summary: &summary) { _ in }
+        report.epochChanged = true
+    }
 
     /// Pushes every pending change.
     public func push(_ report: inout SyncReport, progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) {
