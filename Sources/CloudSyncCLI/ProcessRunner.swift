@@ -49,9 +49,7 @@ public enum ProcessRunner {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
+        var defaults = defaultedSignals
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -67,6 +65,22 @@ public enum ProcessRunner {
             if errno != EINTR { throw .waitFailed(errno: errno) }
         }
         return exitStatus(status)
+    }
+
+    /// The signals a child gets back at their default action (with an empty signal mask): every
+    /// standard signal this process or whoever started it may have ignored (SIGPIPE, SIGTERM,
+    /// SIGCHLD, …), so a plugin or `subscribe listen --exec` command can be stopped and sees a
+    /// broken pipe as a shell's child would. Kept as inherited: SIGHUP, SIGINT and SIGQUIT,
+    /// whose ignored state is a choice made for the whole job (`nohup`, a shell's background
+    /// job), as a shell keeps it for its own children. SIGKILL and SIGSTOP cannot be changed.
+    static let keptSignals: Set<Int32> = [SIGHUP, SIGINT, SIGQUIT, SIGKILL, SIGSTOP]
+
+    /// The set of `keptSignals`' complement among the standard signals 1-31.
+    static var defaultedSignals: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in Int32(1)...31 where !keptSignals.contains(signal) { sigaddset(&set, signal) }
+        return set
     }
 
     /// Decodes a waitpid status: the exit code, or 128 + signal for a signal death.

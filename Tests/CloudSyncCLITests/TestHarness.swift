@@ -32,7 +32,7 @@ struct TempDir {
             folder += "/" + part
             mkdir(path + folder, 0o755)
         }
-        let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         precondition(fd >= 0, "cannot create \(full)")
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

@@ -43,8 +43,9 @@ enum ReadmeScript {
             }
         }
         // The background lines' processes (their PIDs kept in __background) end with the README.
-        // SIGKILL: a child of the test process inherits its blocked signal mask (SIGTERM included).
-        script += "\n[ -z \"$__background\" ] || kill -KILL $__background 2>/dev/null; wait\n"
+        // SIGTERM, as a user would stop them: the test's children start with an empty signal
+        // mask and default dispositions (ProcessSpawner.cleanSignalState).
+        script += "\n[ -z \"$__background\" ] || kill -TERM $__background 2>/dev/null; wait\n"
         return script
     }
 

@@ -19,7 +19,9 @@ struct BackgroundProcess {
         let argv = ([runner.executable, "--device", device] + arguments).map { strdup($0) } + [nil]
         let envp = runner.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var child: pid_t = 0
-        _ = posix_spawn(&child, runner.executable, &actions, nil, argv, envp)
+        var attributes = ProcessSpawner.cleanSignalState()
+        _ = posix_spawn(&child, runner.executable, &actions, &attributes, argv, envp)
+        posix_spawnattr_destroy(&attributes)
         posix_spawn_file_actions_destroy(&actions)
         argv.forEach { free($0) }
         envp.forEach { free($0) }

@@ -96,7 +96,9 @@ public enum ProcessSpawner {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        var attributes = cleanSignalState()
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        posix_spawnattr_destroy(&attributes)
         posix_spawn_file_actions_destroy(&actions)
         argv.forEach { free($0) }
         envp.forEach { free($0) }
@@ -127,6 +129,24 @@ public enum ProcessSpawner {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ProcessResult(status: code, stdout: out, stderr: err)
+    }
+
+    /// Spawn attributes that give the child an empty signal mask and every signal's default
+    /// action, as a shell would. Without them a child inherits the mask of the spawning thread
+    /// (a test's worker thread blocks signals: SIGTERM could not stop a `subscribe listen`) and
+    /// this process's ignored SIGPIPE. The caller destroys the attributes.
+    public static func cleanSignalState() -> posix_spawnattr_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in Int32(1)...31 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        return attributes
     }
 
     final class InputBox: @unchecked Sendable {
@@ -186,7 +206,9 @@ extension BinaryRunner {
         let argv = ([executable] + args).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var pid: pid_t = 0
-        _ = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        var attributes = ProcessSpawner.cleanSignalState()
+        _ = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        posix_spawnattr_destroy(&attributes)
         posix_spawn_file_actions_destroy(&actions)
         argv.forEach { free($0) }
         envp.forEach { free($0) }

@@ -23,7 +23,7 @@ public final class TemporaryDirectory: @unchecked Sendable {
     @discardableResult
     public func write(_ name: String, _ text: String, mode: mode_t = 0o644) -> String {
         let target = file(name)
-        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         precondition(fd >= 0, "cannot write \(target)")
         _ = Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
