@@ -7,7 +7,8 @@ import Glibc
 
 /// The sync verb shared by every module that syncs a local model (`store sync`, `otp sync`):
 /// `sync` alone syncs when the account's toggle is on, `sync on` turns it on and syncs, `sync
-/// off [--delete-cloud-data --yes]` turns it off (and deletes the model's zones from the cloud).
+/// off [--delete-cloud-data --yes]` turns it off (and deletes the store's own zones from the
+/// cloud: see `Synchronizer.ownedZones`).
 /// One flow, so every family behaves the same.
 public struct SyncVerb {
     /// Options every sync verb takes.
@@ -15,7 +16,7 @@ public struct SyncVerb {
         OptionSpec("download-only", help: "Only pull; leave local changes pending."),
         OptionSpec("batch-size", value: "N", help: "Records per modify call (1-400)."),
         OptionSpec("force-data", help: "Send BYTES fields inline this time instead of as assets."),
-        OptionSpec("delete-cloud-data", help: "With off: delete the synced zones from the cloud."),
+        OptionSpec("delete-cloud-data", help: "With off: delete the store's own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create)."),
         OptionSpec("yes", short: "y", help: "With --delete-cloud-data: do not ask."),
     ]
 
@@ -82,8 +83,11 @@ public struct SyncVerb {
                 try keyValues.sync()
             }
             turnedOn = !wasOn
-            context.output.info(wasOn ? "sync was already on for account \(context.settings.account)"
-                                      : "sync is on for account \(context.settings.account)")
+            // The result of `on` (stdout, as `off` prints its own); JSON carries it in the report.
+            if !context.output.isJSON {
+                context.output.line(wasOn ? "sync was already on for account \(context.settings.account)"
+                                          : "sync is on for account \(context.settings.account)")
+            }
         case "off"?:
             if arguments.flag("delete-cloud-data") && !arguments.flag("yes") {
                 guard context.isInteractive else {

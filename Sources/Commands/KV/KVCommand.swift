@@ -66,14 +66,19 @@ public enum KVCommand {
                     value = try parse(type == "string" ? text : text.trimmingNewline, type: type)
                 }
                 try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
-                context.output.info("\(key) set (pending until 'kv sync')")
+                confirm(context, "\(key) set (pending until 'kv sync')")
                 return
             }
             guard let text = arguments.argument("value") else { throw CLIError.usage("a value (or --file) is required") }
             let value = try parse(text, type: arguments.value("type") ?? "string")
             try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
-            context.output.info("\(key) set (pending until 'kv sync')")
+            confirm(context, "\(key) set (pending until 'kv sync')")
         })
+
+    /// A command's one-line result on stdout (nothing with --json, which has no result here).
+    static func confirm(_ context: CommandContext, _ text: TerminalText) {
+        if !context.output.isJSON { context.output.line(text) }
+    }
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete a key (offline; pending until kv sync).",

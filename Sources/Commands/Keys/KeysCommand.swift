@@ -20,6 +20,11 @@ public enum KeysCommand {
                            "Change the passphrase in a script.")],
         subcommands: [unlock, lock, status, passphrase])
 
+    /// A command's one-line result on stdout (nothing with --json, which has no result here).
+    static func confirm(_ context: CommandContext, _ text: TerminalText) {
+        if !context.output.isJSON { context.output.line(text) }
+    }
+
     static let unlock = CommandSpec(
         name: "unlock", abstract: "Unlock (or, on the account's first device, create) the data key here.",
         run: { context, _ in
@@ -27,14 +32,14 @@ public enum KeysCommand {
             let manager = try session.dataKeyManager()
             let existed = try manager.localKey() != nil
             _ = try manager.unlock { () throws(CloudError) in try session.passphrase() }
-            context.output.info(existed ? "the data key was already unlocked on this device" : "data key unlocked on this device")
+            confirm(context, existed ? "the data key was already unlocked on this device" : "data key unlocked on this device")
         })
 
     static let lock = CommandSpec(
         name: "lock", abstract: "Forget the unlocked data key on this device.",
         run: { context, _ in
             try context.session().dataKeyManager().lock()
-            context.output.info("data key removed from this device")
+            confirm(context, "data key removed from this device")
         })
 
     static let status = CommandSpec(
@@ -74,6 +79,6 @@ public enum KeysCommand {
                     guard again == new else { throw CLIError.badInput("the new passphrases differ; nothing changed") }
                 }
                 try session.dataKeyManager().changePassphrase(old: old, new: new)
-                context.output.info("passphrase changed; the data key was re-wrapped")
+                confirm(context, "passphrase changed; the data key was re-wrapped")
             })])
 }

@@ -78,7 +78,9 @@ enum OTPExport {
         }
         if let output {
             try OTPInput.writePrivate(output, text)
-            context.output.info("wrote \(tokens.count) tokens to \(output); it holds the secrets: delete it when done")
+            // The result on stdout; the caution is a note (stderr).
+            if !context.output.isJSON { context.output.line("wrote \(tokens.count) tokens to \(output)") }
+            context.output.info("\(output) holds the secrets: delete it when done")
         } else if qr {
             context.output.writeVerbatim(text)
         } else {

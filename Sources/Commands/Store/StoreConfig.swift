@@ -46,6 +46,6 @@ enum StoreConfig {
                 guard value == "on" || value == "off" else { throw CLIError.usage("force-data is on or off, got '\(value)'") }
                 try store.setSyncState(container: container, forceDataKey, value)
             }
-            context.output.info("\(key) = \(value.lowercased())")
+            if !context.output.isJSON { context.output.line("\(key) = \(value.lowercased())") }
         })
 }
