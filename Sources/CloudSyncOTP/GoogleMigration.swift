@@ -137,7 +137,8 @@ public enum GoogleMigration {
             for token in chunk {
                 var p = ProtobufWriter()
                 p.field(1, bytes: token.secret)
-                p.field(2, string: token.issuer.isEmpty ? token.account : token.issuer + ":" + token.account)
+                let account = token.account.isEmpty && token.issuer.isEmpty ? token.name : token.account
+                p.field(2, string: token.issuer.isEmpty ? account : token.issuer + ":" + account)
                 p.field(3, string: token.issuer)
                 p.field(4, int: token.algorithm == .sha1 ? 1 : token.algorithm == .sha256 ? 2 : 3)
                 p.field(5, int: token.digits == 8 ? 2 : 1)

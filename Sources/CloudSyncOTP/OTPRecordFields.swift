@@ -44,11 +44,14 @@ public enum OTPRecordFields {
         let algorithm = try HashFunction(otpName: string(fields["algorithm"]).isEmpty ? "SHA1" : string(fields["algorithm"]))
         var lastStep: UInt64?
         if case .int64(let n)? = fields[lastStepField], n >= 0 { lastStep = UInt64(n) }
-        let token = OTPToken(name: string(fields["name"]), issuer: string(fields["issuer"]), account: string(fields["account"]),
+        var token = OTPToken(name: string(fields["name"]), issuer: string(fields["issuer"]), account: string(fields["account"]),
                              secret: secret, kind: kind, algorithm: algorithm, digits: Int(int(fields["digits"]) ?? 6),
                              period: Int(int(fields["period"]) ?? Int64(OTPToken.defaultPeriod)),
                              counter: UInt64(max(0, int(fields[counterField]) ?? 0)), lastUsedStep: lastStep,
                              note: string(fields["note"]))
+        // The stored account as it is: `otp add NAME` stores none, and the initializer would
+        // copy the name into it (what formats without names need, not what the user said).
+        token.account = string(fields["account"])
         // A record may come from another device or the cloud: no code is made from digits or a
         // period out of range.
         try token.validateParameters()

@@ -159,3 +159,30 @@ struct OTPCommandTests {
         #expect(stat(home.file("devices/alice"), &info) == 0 && info.st_mode & 0o777 == 0o700)
     }
 }
+
+/// `otp add NAME` sets no issuer or account (help: they are what --issuer, --account-name or
+/// the URI say); exports still label the token by its name.
+@Suite("otp add NAME: no invented account (end to end)")
+struct OTPAddLabelTests {
+    let home = TemporaryDirectory("otp-add-labels-e2e")
+    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+
+    @Test func aNameAloneIsNotTheAccount() throws {
+        let key = home.write("vpn.key", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\n")
+        #expect(cli.run(["otp", "add", "vpn", "--type", "hotp", "--secret-file", key]).status == 0)
+        let shown = try cli.run(["otp", "show", "vpn", "--json"]).json()
+        #expect(shown["name"] == .string("vpn"))
+        #expect(shown["account"] == .string(""), "\(shown)")
+        #expect(shown["issuer"] == .string(""))
+        let list = cli.run(["otp", "list"]).stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(list.last == ["vpn", "hotp", "SHA1", "6", "digits", "counter", "0"], "\(list)")
+        // The URI needs a label: the name.
+        let uri = cli.run(["otp", "show", "vpn", "--uri"]).stdout
+        #expect(uri.hasPrefix("otpauth://hotp/vpn?"), "\(uri)")
+        // Given, they are kept.
+        let github = cli.run(["otp", "add", "--issuer", "GitHub", "--account-name", "alice"], stdin: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP\n")
+        #expect(github.status == 0, "\(github.stderr)")
+        let gh = try cli.run(["otp", "show", "GitHub:alice", "--json"]).json()
+        #expect(gh["account"] == .string("alice") && gh["issuer"] == .string("GitHub"))
+    }
+}

@@ -14,7 +14,8 @@ enum OTPAdd {
             random secret instead (for a service you set up yourself; 'otp show NAME --uri' or \
             'otp export NAME --qr' then hands it over).
 
-            The name defaults to issuer:account. Secrets shorter than 80 bits or not base32 are \
+            The name defaults to issuer:account; the issuer and account are what --issuer and \
+            --account-name (or the URI) say, and a NAME alone sets neither. Secrets shorter than 80 bits or not base32 are \
             refused, as is a second token with the same name or the same secret.
             """,
         options: [
@@ -71,7 +72,6 @@ enum OTPAdd {
         if token.name.isEmpty {
             throw CLIError.usage("give the token a NAME, an --issuer or an --account-name")
         }
-        token.normalizeLabels()
         do {
             try token.validate()
         } catch {
