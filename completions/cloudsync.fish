@@ -309,7 +309,7 @@ complete -c cloudsync -n '__cloudsync_at \'store history\'' -l limit -x -d 'At m
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l download-only -d 'Only pull; leave local changes pending.'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l batch-size -x -d 'Records per modify call (1-400).'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
-complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l delete-cloud-data -d 'With off: delete the synced zones from the cloud.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
 complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
 
@@ -463,7 +463,7 @@ complete -c cloudsync -n '__cloudsync_arg \'otp export\' 0 rest' -a '(__cloudsyn
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l download-only -d 'Only pull; leave local changes pending.'
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l batch-size -x -d 'Records per modify call (1-400).'
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
-complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l delete-cloud-data -d 'With off: delete the synced zones from the cloud.'
+complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
 complete -c cloudsync -n '__cloudsync_arg \'otp sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
 
