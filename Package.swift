@@ -33,6 +33,8 @@ let package = Package(
 
         // HTTP server (issue 12): libmicrohttpd's headers only, opened with dlopen by CloudSyncHTTPServer.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        // CloudKit Web Services (issue 12): libcurl's headers only, opened with dlopen by HTTPCloud.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
@@ -46,6 +48,10 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "CloudSyncDevice",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite", "CloudSyncCrypto"],
+                swiftSettings: strict),
+        // CloudKit Web Services (issue 12): the protocol codec, the pure request handler of
+        // `cloudsync serve` and the HTTPCloud client over libcurl.
+        .target(name: "CloudSyncWebServices", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CCurl"],
                 swiftSettings: strict),
         .target(name: "CloudSyncCLI",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice"], swiftSettings: strict),
@@ -106,6 +112,9 @@ let package = Package(
                     dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "OTPCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests", dependencies: ["CloudSyncCloud", "TestSupport"],
+                    swiftSettings: strict),
+        // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
+        .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),

@@ -1,0 +1,109 @@
+import CloudSyncCore
+
+/// One operation of the CloudKit Web Services protocol, named by the tail of its path
+/// (`/database/1/{container}/{environment}/{database}/` + `rawValue`). The documented endpoints
+/// keep Apple's names; the extensions of this project (`kv/…`, `assets/data`, `assets/download`,
+/// `notifications/poll`, `tokens/unregister`) are marked as such in docs/ARCHITECTURE.md.
+public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
+    case recordsModify = "records/modify"
+    case recordsLookup = "records/lookup"
+    case recordsQuery = "records/query"
+    case recordsChanges = "records/changes"
+    case zonesList = "zones/list"
+    case zonesLookup = "zones/lookup"
+    case zonesModify = "zones/modify"
+    case zonesChanges = "zones/changes"
+    case changesDatabase = "changes/database"
+    case subscriptionsList = "subscriptions/list"
+    case subscriptionsLookup = "subscriptions/lookup"
+    case subscriptionsModify = "subscriptions/modify"
+    case usersCurrent = "users/current"
+    case assetsUpload = "assets/upload"
+    /// Extension: the upload URL that `assets/upload` hands out; the body is the file's bytes.
+    case assetsData = "assets/data"
+    /// Extension: the download URL of an asset (`?fileChecksum=…&size=…`); the reply is its bytes.
+    case assetsDownload = "assets/download"
+    case tokensCreate = "tokens/create"
+    case tokensRegister = "tokens/register"
+    /// Extension: stops delivering notifications to a device (CloudService.unregisterDevice).
+    case tokensUnregister = "tokens/unregister"
+    /// Extension: the long-poll notification endpoint (the `webcourierURL` of `tokens/create`).
+    case notificationsPoll = "notifications/poll"
+    /// Extension: writes to the ubiquitous key-value store (private database only).
+    case kvModify = "kv/modify"
+    /// Extension: changes of the ubiquitous key-value store since a `syncToken`.
+    case kvChanges = "kv/changes"
+
+    /// The HTTP methods the endpoint answers. Apple documents `GET` for the list-style reads
+    /// and `users/current`; they also accept `POST` here, as Apple's servers do.
+    public var methods: [String] {
+        switch self {
+        case .zonesList, .subscriptionsList, .usersCurrent: ["GET", "POST"]
+        case .assetsDownload: ["GET"]
+        default: ["POST"]
+        }
+    }
+}
+
+/// The CloudKit environment named in a path.
+public enum WebServicesEnvironment: String, Sendable, Hashable, CaseIterable {
+    case development
+    case production
+}
+
+/// A parsed `/database/1/{container}/{environment}/{database}/{endpoint}` path.
+public struct WebServicesPath: Sendable, Hashable {
+    /// The protocol version in every path.
+    public static let version = "1"
+
+    public var container: String
+    public var environment: WebServicesEnvironment
+    public var scope: DatabaseScope
+    public var endpoint: WebServicesEndpoint
+
+    public init(container: String, environment: WebServicesEnvironment, scope: DatabaseScope,
+                endpoint: WebServicesEndpoint) {
+        self.container = container
+        self.environment = environment
+        self.scope = scope
+        self.endpoint = endpoint
+    }
+
+    /// The path text, as a client sends it.
+    public var text: String {
+        "/database/\(WebServicesPath.version)/\(container)/\(environment.rawValue)/\(scope.rawValue)/\(endpoint.rawValue)"
+    }
+
+    /// Why a path was refused: the HTTP status it answers and the error to report.
+    public struct Refusal: Error, Sendable, Hashable {
+        public var status: Int
+        public var error: CloudError
+    }
+
+    /// Parses a path (without its query string). An unknown shape or endpoint is 404; a bad
+    /// container, environment or database is 400 BAD_REQUEST with the reason.
+    public static func parse(_ path: String) throws(Refusal) -> WebServicesPath {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // "", "database", "1", container, environment, database, group, name
+        guard parts.count == 8, parts[0].isEmpty, parts[1] == "database", parts[2] == version else {
+            throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(path))"))
+        }
+        guard let endpoint = WebServicesEndpoint(rawValue: parts[6] + "/" + parts[7]) else {
+            throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(parts[6] + "/" + parts[7]))"))
+        }
+        do {
+            try NameRules.validateContainerIdentifier(parts[3])
+        } catch {
+            throw Refusal(status: 400, error: error)
+        }
+        guard let environment = WebServicesEnvironment(rawValue: parts[4]) else {
+            throw Refusal(status: 400, error: CloudError(.invalidArguments,
+                                                         "unknown environment \(NameRules.quoted(parts[4])); use development or production"))
+        }
+        guard let scope = DatabaseScope(rawValue: parts[5]) else {
+            throw Refusal(status: 400, error: CloudError(.invalidArguments,
+                                                         "unknown database \(NameRules.quoted(parts[5])); use private, shared or public"))
+        }
+        return WebServicesPath(container: parts[3], environment: environment, scope: scope, endpoint: endpoint)
+    }
+}

@@ -1,0 +1,90 @@
+import CloudSyncCloud
+import CloudSyncCore
+
+/// Makes the `CloudService` of a container for one request. The server keeps no state of its
+/// own between requests: every node given the same factory answers alike.
+public typealias CloudServiceFactory = @Sendable (_ container: String) throws(CloudError) -> any CloudService
+
+/// The protocol half of `cloudsync serve`: a pure function from one authenticated HTTP request
+/// to its response, over the `CloudService` the factory gives. Routes
+/// `/database/1/{container}/{environment}/{database}/{endpoint}`; bodies are the CloudKit Web
+/// Services dictionaries (see the codecs); errors are `{serverErrorCode, reason, uuid,
+/// retryAfter}` with the documented HTTP status.
+public final class WebServicesHandler: Sendable {
+    /// The largest JSON body read (the JSON parser's own bound).
+    public static let maxJSONBodyBytes = 64 << 20
+
+    let cloudFor: CloudServiceFactory
+    let makeUUID: @Sendable () -> String
+
+    public init(cloudFor: @escaping CloudServiceFactory, makeUUID: @escaping @Sendable () -> String = RequestUUID.make) {
+        self.cloudFor = cloudFor
+        self.makeUUID = makeUUID
+    }
+
+    /// Answers one request. Never throws and never traps on any input.
+    public func handle(_ request: WebServicesRequest) -> WebServicesResponse {
+        let uuid = makeUUID()
+        let path: WebServicesPath
+        do {
+            path = try WebServicesPath.parse(request.path)
+        } catch {
+            return errorResponse(error.error, status: error.status, uuid: uuid)
+        }
+        guard path.endpoint.methods.contains(request.method.uppercased()) else {
+            var response = errorResponse(CloudError(.invalidArguments, "\(path.endpoint.rawValue) does not answer \(request.method); use "
+                                                    + path.endpoint.methods.joined(separator: " or ")),
+                                         status: 405, uuid: uuid)
+            response.headers.append(("Allow", path.endpoint.methods.joined(separator: ", ")))
+            return response
+        }
+        guard let accountName = request.account else {
+            return errorResponse(CloudError(.notAuthenticated, "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"),
+                                 status: 401, uuid: uuid, serverErrorCode: WebServicesError.authenticationFailed)
+        }
+        if let asked = request.header(WebServicesHeader.account), asked != accountName {
+            return errorResponse(CloudError(.permissionFailure,
+                                            "the credential is for another account than \(NameRules.quoted(asked))"),
+                                 status: 403, uuid: uuid)
+        }
+        do {
+            let service = try cloudFor(path.container)
+            let account = try service.account(named: accountName)
+            let device = request.header(WebServicesHeader.device).flatMap { $0.isEmpty ? nil : $0 } ?? WebServicesHeader.defaultDevice
+            let database = DatabaseRequest(container: path.container, scope: path.scope,
+                                           userRecordName: account.userRecordName, deviceID: device)
+            let call = WebServicesCall(service: service, path: path, request: request, database: database,
+                                       account: account, uuid: uuid)
+            return try call.answer()
+        } catch {
+            return errorResponse(error, status: WebServicesError.status(for: error), uuid: uuid)
+        }
+    }
+
+    func errorResponse(_ error: CloudError, status: Int, uuid: String, serverErrorCode: String? = nil) -> WebServicesResponse {
+        var headers = [("Content-Type", "application/json")]
+        if let retry = error.retryAfter, retry.isFinite, retry >= 0 {
+            headers.append(("Retry-After", String(Int(retry.rounded(.up)))))
+        }
+        let body = WebServicesError.body(error, uuid: uuid, serverErrorCode: serverErrorCode).serialized()
+        return WebServicesResponse(status: status, headers: headers, body: Array(body.utf8))
+    }
+}
+
+/// Random request identifiers (RFC 4122 version 4 text), for `uuid` in error bodies.
+public enum RequestUUID {
+    public static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = bytes[6] & 0x0f | 0x40
+        bytes[8] = bytes[8] & 0x3f | 0x80
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            if [4, 6, 8, 10].contains(index) { out.append(UInt8(ascii: "-")) }
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
