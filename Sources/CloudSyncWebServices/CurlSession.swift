@@ -1,0 +1,160 @@
+import CCurl
+import CloudSyncCore
+import Synchronization
+
+/// One HTTP exchange's answer.
+public struct HTTPReply: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    /// The first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.0.lowercased() == lower }?.1
+    }
+}
+
+/// Why an HTTP exchange did not produce a reply.
+public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// libcurl could not be loaded.
+    case library(String)
+    /// The server could not be reached: refused, unresolvable, timed out (curl's message).
+    case unreachable(String)
+    /// The exchange broke off after it started.
+    case failed(String)
+    /// The reply was larger than the limit (bytes).
+    case replyTooLarge(Int)
+
+    public var description: String {
+        switch self {
+        case .library(let why): why
+        case .unreachable(let why): "cannot reach the cloud: \(why)"
+        case .failed(let why): "the exchange with the cloud failed: \(why)"
+        case .replyTooLarge(let limit): "the cloud's reply is larger than \(limit >> 20) MiB"
+        }
+    }
+}
+
+/// The process's one libcurl easy handle, reused by every request so that connections (and TLS
+/// sessions) to the cloud are kept alive between calls. Requests take turns on it.
+public final class CurlSession: Sendable {
+    /// The session every HTTPCloud of the process shares.
+    public static let shared = CurlSession()
+
+    private let handle = Mutex<UnsafeMutableRawPointer?>(nil)
+
+    public init() {}
+
+    /// Sends one request and reads the whole reply (at most `maxReplyBytes`).
+    public func perform(method: String, url: String, headers: [(String, String)], body: [UInt8],
+                        connectTimeout: Double, timeout: Double, maxReplyBytes: Int) throws(HTTPTransportError) -> HTTPReply {
+        let curl: LibCurl
+        do { curl = try LibCurl.shared() } catch { throw .library(error.description) }
+        let result: Result<HTTPReply, HTTPTransportError> = handle.withLock { slot in
+            if slot == nil { slot = curl.easyInit() }
+            guard let easy = slot else { return .failure(.library("curl_easy_init failed")) }
+            return Self.exchange(curl, easy, method: method, url: url, headers: headers, body: body,
+                                 connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: maxReplyBytes)
+        }
+        return try result.get()
+    }
+
+    private static func exchange(_ curl: LibCurl, _ easy: UnsafeMutableRawPointer, method: String, url: String,
+                                 headers: [(String, String)], body: [UInt8], connectTimeout: Double, timeout: Double,
+                                 maxReplyBytes: Int) -> Result<HTTPReply, HTTPTransportError> {
+        curl.reset(easy)  // keeps the live connections and caches
+        let sink = ReplySink(limit: maxReplyBytes)
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in headers + [("Expect", "")] {
+            list = curl.slistAppend(list, "\(name): \(value)")
+        }
+        defer { curl.slistFree(list) }
+        let code: CURLcode = url.withCString { urlText in
+            method.withCString { methodText in
+                body.withUnsafeBytes { bodyBytes in
+                    _ = curl.setPointer(easy, CURLOPT_URL, urlText)
+                    _ = curl.setLong(easy, CURLOPT_NOSIGNAL, 1)
+                    _ = curl.setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
+                    _ = curl.setLong(easy, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+                    _ = curl.setLong(easy, CURLOPT_TCP_KEEPALIVE, 1)
+                    if method == "GET" {
+                        _ = curl.setLong(easy, CURLOPT_HTTPGET, 1)
+                    } else {
+                        _ = curl.setLong(easy, CURLOPT_POST, 1)
+                        _ = curl.setPointer(easy, CURLOPT_POSTFIELDS, bodyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
+                        _ = curl.setOffset(easy, CURLOPT_POSTFIELDSIZE_LARGE, Int64(bodyBytes.count))
+                        if method != "POST" { _ = curl.setPointer(easy, CURLOPT_CUSTOMREQUEST, methodText) }
+                    }
+                    _ = curl.setPointer(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
+                    _ = curl.setCallback(easy, CURLOPT_WRITEFUNCTION, ReplySink.bodyCallback)
+                    _ = curl.setPointer(easy, CURLOPT_WRITEDATA, context)
+                    _ = curl.setCallback(easy, CURLOPT_HEADERFUNCTION, ReplySink.headerCallback)
+                    _ = curl.setPointer(easy, CURLOPT_HEADERDATA, context)
+                    return curl.perform(easy)
+                }
+            }
+        }
+        guard code == CURLE_OK else {
+            if sink.overflowed { return .failure(.replyTooLarge(maxReplyBytes)) }
+            let message = curl.strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+            switch code {
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT:
+                return .failure(.unreachable(message))
+            default:
+                return .failure(.failed(message))
+            }
+        }
+        var status = 0
+        _ = curl.getLong(easy, CURLINFO_RESPONSE_CODE, &status)
+        return .success(HTTPReply(status: status, headers: sink.headers, body: sink.body))
+    }
+}
+
+/// Collects a reply's headers and body from libcurl's callbacks, up to a size limit.
+final class ReplySink {
+    let limit: Int
+    var body: [UInt8] = []
+    var headers: [(String, String)] = []
+    var overflowed = false
+
+    init(limit: Int) { self.limit = limit }
+
+    static let bodyCallback: LibCurl.DataCallback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let sink = Unmanaged<ReplySink>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        guard sink.body.count + length <= sink.limit else {
+            sink.overflowed = true
+            return 0  // makes curl stop with CURLE_WRITE_ERROR
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: length) { sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
+        return length
+    }
+
+    static let headerCallback: LibCurl.DataCallback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let sink = Unmanaged<ReplySink>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+        if line.hasPrefix("HTTP/") {
+            sink.headers = []  // a new response (after 100 Continue or a redirect)
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon])
+            sink.headers.append((name, trimmed(line[line.index(after: colon)...])))
+        }
+        return length
+    }
+}
+
+/// A header value without the spaces, tabs and line ends around it.
+func trimmed(_ text: Substring) -> String {
+    var scalars = text.unicodeScalars[...]
+    let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+    while let first = scalars.first, blank(first) { scalars.removeFirst() }
+    while let last = scalars.last, blank(last) { scalars.removeLast() }
+    return String(String.UnicodeScalarView(scalars))
+}

@@ -1,0 +1,333 @@
+import CloudSyncCloud
+import CloudSyncCore
+import Synchronization
+
+/// The cloud of a `cloudsync serve` on the network: every `CloudService` call is one (or, for
+/// batches over the protocol's 200-operation limit, several) CloudKit Web Services request over
+/// libcurl, on the process's one reused connection (`CurlSession.shared`).
+///
+/// Failures map to the service's codes: an unreachable server (refused, unresolvable, timed
+/// out) is `networkUnavailable`; 503 and 429 keep their `Retry-After` as `retryAfter`
+/// (`serviceUnavailable`, `requestRateLimited`), so `RetryingCloud` waits and retries; 401 is
+/// `notAuthenticated` and 403 `permissionFailure` (both exit 77).
+public final class HTTPCloud: CloudService, Sendable {
+    public let configuration: HTTPCloudConfiguration
+    let session: CurlSession
+    /// Login name of each userRecordName met through `account(named:)`: whose token to send.
+    let accounts = Mutex<[String: String]>([:])
+    /// Notifications a long poll read for a device before `takeNotifications` asked.
+    let pending = Mutex<[DeviceAddress: [CloudNotification]]>([:])
+
+    public init(configuration: HTTPCloudConfiguration, session: CurlSession = .shared) {
+        self.configuration = configuration
+        self.session = session
+    }
+
+    // MARK: Transport
+
+    /// Sends one request to an endpoint and returns the reply's JSON (or raw bytes for assets).
+    func send(_ endpoint: WebServicesEndpoint, container: String, scope: DatabaseScope, account: String, device: String?,
+              body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
+              extraTimeout: Double = 0) throws(CloudError) -> HTTPReply {
+        let path = WebServicesPath(container: container, environment: configuration.environment, scope: scope, endpoint: endpoint)
+        var headers: [(String, String)] = [("Content-Type", contentType), (WebServicesHeader.account, account)]
+        if let device { headers.append((WebServicesHeader.device, device)) }
+        if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
+        let reply: HTTPReply
+        do {
+            reply = try session.perform(method: method, url: configuration.baseURL + path.text + query, headers: headers, body: body,
+                                        connectTimeout: configuration.connectTimeout,
+                                        timeout: configuration.requestTimeout + extraTimeout,
+                                        maxReplyBytes: configuration.maxReplyBytes)
+        } catch {
+            switch error {
+            case .unreachable, .library: throw CloudError(.networkUnavailable, error.description)
+            case .failed, .replyTooLarge: throw CloudError(.networkFailure, error.description)
+            }
+        }
+        guard reply.status == 200 else { throw Self.error(of: reply) }
+        return reply
+    }
+
+    /// The CloudError of a non-200 reply: its Web Services error body, the status otherwise.
+    static func error(of reply: HTTPReply) -> CloudError {
+        let json = (try? JSONValue.parse(bytes: reply.body)) ?? .object([])
+        var error = WebServicesError.decode(json, status: reply.status)
+        if json["serverErrorCode"] == nil {
+            error.code = WebServicesError.codeForStatus(reply.status)
+        }
+        if reply.status == 401 { error.code = .notAuthenticated }
+        if reply.status == 403 { error.code = .permissionFailure }
+        if error.retryAfter == nil, let text = reply.header("Retry-After"), let seconds = Double(text), seconds.isFinite, seconds >= 0 {
+            error.retryAfter = seconds
+        }
+        return error
+    }
+
+    /// A JSON call in the database of `request`.
+    func call(_ endpoint: WebServicesEndpoint, _ body: JSONValue, in request: DatabaseRequest, extraTimeout: Double = 0) throws(CloudError) -> JSONValue {
+        let reply = try send(endpoint, container: request.container, scope: request.scope, account: try accountName(request.userRecordName),
+                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout)
+        return try Self.parse(reply)
+    }
+
+    static func parse(_ reply: HTTPReply) throws(CloudError) -> JSONValue {
+        do {
+            return try JSONValue.parse(bytes: reply.body)
+        } catch {
+            throw CloudError(.networkFailure, "the cloud's reply is not JSON (\(error.description))")
+        }
+    }
+
+    func accountName(_ userRecordName: String) throws(CloudError) -> String {
+        guard let name = accounts.withLock({ $0[userRecordName] }) else {
+            throw CloudError(.notAuthenticated, "no account with userRecordName \(userRecordName) has signed in through this client")
+        }
+        return name
+    }
+
+    // MARK: Accounts
+
+    public func account(named name: String) throws(CloudError) -> Account {
+        let reply = try send(.usersCurrent, container: configuration.defaultContainer, scope: .private, account: name, device: nil,
+                             body: Array("{}".utf8))
+        let json = try Self.parse(reply)
+        guard let user = json["userRecordName"]?.stringValue else {
+            throw RecordsCodec.malformedReply("users/current has no userRecordName")
+        }
+        if let actual = json["accountName"]?.stringValue, actual != name {
+            throw CloudError(.permissionFailure, "the token is for account \(NameRules.quoted(actual)), not \(NameRules.quoted(name))")
+        }
+        accounts.withLock { $0[user] = name }
+        return Account(name: name, userRecordName: user)
+    }
+
+    // MARK: Zones
+
+    public func saveZones(_ zones: [ZoneSpec], in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        var out: [ZoneInfo] = []
+        for chunk in zones.chunked(RecordsCodec.maxOperations) {
+            let reply = try call(.zonesModify, ZonesCodec.encodeModify(chunk.map { .create($0) }, owner: database.zoneOwner), in: database)
+            out += try ZonesCodec.decodeZones(reply)
+        }
+        return out
+    }
+
+    public func fetchAllZones(in database: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        try ZonesCodec.decodeZones(try call(.zonesList, .object([]), in: database))
+    }
+
+    public func deleteZones(_ names: [String], purge: Bool, in database: DatabaseRequest) throws(CloudError) {
+        for chunk in names.chunked(RecordsCodec.maxOperations) {
+            _ = try call(.zonesModify, ZonesCodec.encodeModify(chunk.map { .delete($0, purge: purge) }, owner: database.zoneOwner),
+                         in: database)
+        }
+    }
+
+    // MARK: Records
+
+    /// Batches over 200 operations go as several requests (the protocol's limit); each
+    /// request is all-or-nothing per atomic zone on its own.
+    public func modifyRecords(_ request: ModifyRequest, in database: DatabaseRequest) throws(CloudError) -> ModifyResult {
+        var result = ModifyResult()
+        let saves = request.saves.chunked(RecordsCodec.maxOperations)
+        let deletes = request.deletes.chunked(RecordsCodec.maxOperations)
+        var parts: [ModifyRequest] = saves.map { ModifyRequest(saves: $0, policy: request.policy) }
+        parts += deletes.map { ModifyRequest(deletes: $0, policy: request.policy) }
+        if parts.isEmpty { parts = [request] }
+        for part in parts {
+            let reply = try RecordsCodec.decodeModifyReply(try call(.recordsModify, RecordsCodec.encodeModify(part), in: database))
+            result.saved += reply.saved
+            result.deleted += reply.deleted
+            for (id, error) in reply.errors { result.errors[requested(id, in: part) ?? id] = error }
+        }
+        return result
+    }
+
+    /// The ID the caller used for a record the server names (owners may be spelled differently).
+    func requested(_ id: RecordID, in request: ModifyRequest) -> RecordID? {
+        let key = RecordsCodec.key(id)
+        return request.saves.first { RecordsCodec.key($0.recordID) == key }?.recordID
+            ?? request.deletes.first { RecordsCodec.key($0) == key }
+    }
+
+    public func fetchRecords(_ ids: [RecordID], in database: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>] {
+        var out: [RecordID: Result<Record, CloudError>] = [:]
+        for chunk in ids.chunked(RecordsCodec.maxOperations) {
+            let reply = try call(.recordsLookup, RecordsCodec.encodeLookup(chunk), in: database)
+            out.merge(try RecordsCodec.decodeLookupReply(reply, ids: chunk)) { _, new in new }
+        }
+        return out
+    }
+
+    public func queryRecords(_ query: RecordQuery, in database: DatabaseRequest) throws(CloudError) -> QueryPage {
+        try RecordsCodec.decodeQueryReply(try call(.recordsQuery, RecordsCodec.encodeQuery(query, owner: database.zoneOwner), in: database))
+    }
+
+    public func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int, in database: DatabaseRequest) throws(CloudError) -> DatabaseChanges {
+        try ZonesCodec.decodeChangesReply(try call(.changesDatabase, ZonesCodec.encodeChangesRequest(since: token, limit: limit), in: database))
+    }
+
+    public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
+                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        let body = RecordsCodec.encodeChanges(zoneID: database.zoneID(zoneName), since: token, limit: limit)
+        return try RecordsCodec.decodeChangesReply(try call(.recordsChanges, body, in: database))
+    }
+
+    // MARK: Assets
+
+    public func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference] {
+        var out: [AssetReference] = []
+        for content in contents {
+            let reply = try send(.assetsData, container: database.container, scope: database.scope,
+                                 account: try accountName(database.userRecordName), device: database.deviceID, body: content,
+                                 contentType: "application/octet-stream")
+            let json = try Self.parse(reply)
+            guard let checksum = json["singleFile"]?["fileChecksum"]?.stringValue, let size = json["singleFile"]?["size"]?.int64Value else {
+                throw RecordsCodec.malformedReply("the upload reply has no singleFile")
+            }
+            out.append(AssetReference(checksum: checksum, size: size))
+        }
+        return out
+    }
+
+    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        let query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
+        return try send(.assetsDownload, container: database.container, scope: database.scope,
+                        account: try accountName(database.userRecordName), device: database.deviceID, body: [], method: "GET",
+                        query: query).body
+    }
+
+    // MARK: Key-value store
+
+    public func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {
+        var out: [KeyValueItem] = []
+        // One request: the store's writes are all or nothing. The server bounds the count.
+        out += try KeyValueCodec.decodeItems(try call(.kvModify, KeyValueCodec.encodeModify(writes), in: database))
+        return out
+    }
+
+    public func fetchKeyValueChanges(since token: ServerChangeToken?, in database: DatabaseRequest) throws(CloudError) -> KeyValueChanges {
+        var body: [(String, JSONValue)] = []
+        if let token { body.append(("syncToken", .string(token.rawValue))) }
+        let reply = try call(.kvChanges, .object(body), in: database)
+        guard let next = try JSONFields.token(reply) else { throw RecordsCodec.malformedReply("kv/changes has no syncToken") }
+        return KeyValueChanges(items: try KeyValueCodec.decodeItems(reply), token: next)
+    }
+
+    // MARK: Subscriptions and notifications
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        let body = SubscriptionsCodec.encodeModify(saves: subscriptions, deletes: [], owner: database.zoneOwner)
+        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database))
+    }
+
+    public func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database))
+    }
+
+    public func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError) {
+        _ = try call(.subscriptionsModify, SubscriptionsCodec.encodeModify(saves: [], deletes: ids, owner: database.zoneOwner), in: database)
+    }
+
+    func deviceRequest(_ device: DeviceAddress) -> DatabaseRequest {
+        DatabaseRequest(container: device.container, scope: .private, userRecordName: device.userRecordName, deviceID: device.deviceID)
+    }
+
+    public func registerDevice(_ device: DeviceAddress) throws(CloudError) {
+        let body = JSONValue.object([("apnsEnvironment", .string(configuration.environment.rawValue)),
+                                     ("apnsToken", .string(NotificationsCodec.apnsToken(forDevice: device.deviceID)))])
+        _ = try call(.tokensRegister, body, in: deviceRequest(device))
+    }
+
+    public func unregisterDevice(_ device: DeviceAddress) throws(CloudError) {
+        let body = JSONValue.object([("apnsToken", .string(NotificationsCodec.apnsToken(forDevice: device.deviceID)))])
+        _ = try call(.tokensUnregister, body, in: deviceRequest(device))
+        pending.withLock { $0[device] = nil }
+    }
+
+    public func takeNotifications(for device: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification] {
+        guard (1...NotificationLimits.maxPerRead).contains(limit) else {
+            throw CloudError(.invalidArguments, "a notification read takes 1 to \(NotificationLimits.maxPerRead), not \(limit)")
+        }
+        let buffered: [CloudNotification] = pending.withLock { queue in
+            let head = Array((queue[device] ?? []).prefix(limit))
+            queue[device] = Array((queue[device] ?? []).dropFirst(head.count))
+            return head
+        }
+        if !buffered.isEmpty { return buffered }
+        return try poll(device, timeout: 0, limit: limit)
+    }
+
+    /// One `notifications/poll`, held by the server up to `timeout` seconds.
+    func poll(_ device: DeviceAddress, timeout: Double, limit: Int) throws(CloudError) -> [CloudNotification] {
+        let body = NotificationsCodec.encodePoll(apnsToken: NotificationsCodec.apnsToken(forDevice: device.deviceID), timeout: timeout,
+                                                 limit: limit)
+        return try NotificationsCodec.decodeNotifications(try call(.notificationsPoll, body, in: deviceRequest(device),
+                                                                   extraTimeout: timeout))
+    }
+
+    /// A waiter that long-polls the server: what the poll reads is kept for the next
+    /// `takeNotifications` of this client (notifications are acknowledged when the poll answers).
+    public func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter {
+        _ = try accountName(device.userRecordName)
+        return LongPollWaiter(cloud: self, device: device)
+    }
+
+    func buffer(_ notifications: [CloudNotification], for device: DeviceAddress) {
+        guard !notifications.isEmpty else { return }
+        pending.withLock { $0[device, default: []] += notifications }
+    }
+}
+
+/// Sleeps in a `notifications/poll` held by the server (no polling from the client's side).
+final class LongPollWaiter: NotificationWaiter {
+    let cloud: HTTPCloud
+    let device: DeviceAddress
+    var mechanism: String { "long poll of \(cloud.configuration.baseURL)" }
+
+    init(cloud: HTTPCloud, device: DeviceAddress) {
+        self.cloud = cloud
+        self.device = device
+    }
+
+    func wait(timeout: Double) -> Bool {
+        let seconds = min(max(timeout, 0), NotificationsCodec.maxPollSeconds)
+        let start = NotificationClock.now()
+        do {
+            let got = try cloud.poll(device, timeout: seconds, limit: NotificationLimits.maxPerRead)
+            cloud.buffer(got, for: device)
+            return !got.isEmpty
+        } catch {
+            // The server is away: sleep out the rest of the wait rather than spin, then let the
+            // listener's next read report the error.
+            NotificationClock.sleep(max(0, min(1, seconds - (NotificationClock.now() - start))))
+            return true
+        }
+    }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements.
+    func chunked(_ size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}
+
+/// Percent-encoding of query values (RFC 3986 unreserved characters pass).
+enum PercentEncoding {
+    static func query(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || scalar == "-" || scalar == "." || scalar == "_" || scalar == "~" {
+                out.unicodeScalars.append(scalar)
+            } else {
+                let hex = Array("0123456789ABCDEF")
+                out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
+            }
+        }
+        return out
+    }
+}
