@@ -66,7 +66,12 @@ public enum RecordsCodec {
                 throw JSONFields.bad("operations[\(index)]: '\(type)' cannot be mixed with the save policy of the operations before it; send them in separate requests")
             }
             policy = itemPolicy
-            request.saves.append(try RecordJSON.decodeRecord(recordJSON, defaultZone: zone ?? defaultZone))
+            var recordBody = recordJSON
+            if type == "create", recordJSON["recordName"] == nil, case .object(let pairs) = recordJSON {
+                // Apple: a created record's name defaults to a random UUID.
+                recordBody = .object([("recordName", .string(RequestUUID.make().uppercased()))] + pairs)
+            }
+            request.saves.append(try RecordJSON.decodeRecord(recordBody, defaultZone: zone ?? defaultZone))
         }
         request.policy = policy ?? .ifServerRecordUnchanged
         return (request, desired)
