@@ -46,6 +46,13 @@ public final class CurlSession: Sendable {
 
     public init() {}
 
+    deinit {
+        handle.withLock { slot in
+            if let easy = slot, let curl = try? LibCurl.shared() { curl.cleanup(easy) }
+            slot = nil
+        }
+    }
+
     /// Sends one request and reads the whole reply (at most `maxReplyBytes`).
     public func perform(method: String, url: String, headers: [(String, String)], body: [UInt8],
                         connectTimeout: Double, timeout: Double, maxReplyBytes: Int) throws(HTTPTransportError) -> HTTPReply {

@@ -28,14 +28,14 @@ public final class HTTPCloud: CloudService, Sendable {
     /// Sends one request to an endpoint and returns the reply's JSON (or raw bytes for assets).
     func send(_ endpoint: WebServicesEndpoint, container: String, scope: DatabaseScope, account: String, device: String?,
               body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
-              extraTimeout: Double = 0) throws(CloudError) -> HTTPReply {
+              extraTimeout: Double = 0, on connection: CurlSession? = nil) throws(CloudError) -> HTTPReply {
         let path = WebServicesPath(container: container, environment: configuration.environment, scope: scope, endpoint: endpoint)
         var headers: [(String, String)] = [("Content-Type", contentType), (WebServicesHeader.account, account)]
         if let device { headers.append((WebServicesHeader.device, device)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
         let reply: HTTPReply
         do {
-            reply = try session.perform(method: method, url: configuration.baseURL + path.text + query, headers: headers, body: body,
+            reply = try (connection ?? session).perform(method: method, url: configuration.baseURL + path.text + query, headers: headers, body: body,
                                         connectTimeout: configuration.connectTimeout,
                                         timeout: configuration.requestTimeout + extraTimeout,
                                         maxReplyBytes: configuration.maxReplyBytes)
@@ -65,9 +65,10 @@ public final class HTTPCloud: CloudService, Sendable {
     }
 
     /// A JSON call in the database of `request`.
-    func call(_ endpoint: WebServicesEndpoint, _ body: JSONValue, in request: DatabaseRequest, extraTimeout: Double = 0) throws(CloudError) -> JSONValue {
+    func call(_ endpoint: WebServicesEndpoint, _ body: JSONValue, in request: DatabaseRequest, extraTimeout: Double = 0,
+              on connection: CurlSession? = nil) throws(CloudError) -> JSONValue {
         let reply = try send(endpoint, container: request.container, scope: request.scope, account: try accountName(request.userRecordName),
-                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout)
+                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout, on: connection)
         return try Self.parse(reply)
     }
 
@@ -259,12 +260,13 @@ public final class HTTPCloud: CloudService, Sendable {
         return try poll(device, timeout: 0, limit: limit)
     }
 
-    /// One `notifications/poll`, held by the server up to `timeout` seconds.
-    func poll(_ device: DeviceAddress, timeout: Double, limit: Int) throws(CloudError) -> [CloudNotification] {
+    /// One `notifications/poll`, held by the server up to `timeout` seconds (on `connection`:
+    /// a waiter polls on a connection of its own, so a held poll never delays other calls).
+    func poll(_ device: DeviceAddress, timeout: Double, limit: Int, on connection: CurlSession? = nil) throws(CloudError) -> [CloudNotification] {
         let body = NotificationsCodec.encodePoll(apnsToken: NotificationsCodec.apnsToken(forDevice: device.deviceID), timeout: timeout,
                                                  limit: limit)
         return try NotificationsCodec.decodeNotifications(try call(.notificationsPoll, body, in: deviceRequest(device),
-                                                                   extraTimeout: timeout))
+                                                                   extraTimeout: timeout, on: connection))
     }
 
     /// A waiter that long-polls the server: what the poll reads is kept for the next
@@ -284,6 +286,8 @@ public final class HTTPCloud: CloudService, Sendable {
 final class LongPollWaiter: NotificationWaiter {
     let cloud: HTTPCloud
     let device: DeviceAddress
+    /// The waiter's own connection.
+    let connection = CurlSession()
     var mechanism: String { "long poll of \(cloud.configuration.baseURL)" }
 
     init(cloud: HTTPCloud, device: DeviceAddress) {
@@ -295,7 +299,7 @@ final class LongPollWaiter: NotificationWaiter {
         let seconds = min(max(timeout, 0), NotificationsCodec.maxPollSeconds)
         let start = NotificationClock.now()
         do {
-            let got = try cloud.poll(device, timeout: seconds, limit: NotificationLimits.maxPerRead)
+            let got = try cloud.poll(device, timeout: seconds, limit: NotificationLimits.maxPerRead, on: connection)
             cloud.buffer(got, for: device)
             return !got.isEmpty
         } catch {

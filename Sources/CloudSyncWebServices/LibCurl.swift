@@ -29,6 +29,7 @@ struct LibCurl: @unchecked Sendable {
     let easyInit: EasyInit          // curl_easy_init
     let perform: EasyHandle         // curl_easy_perform
     let reset: EasyReset            // curl_easy_reset
+    let cleanup: EasyReset          // curl_easy_cleanup
     let setLong: SetLong            // curl_easy_setopt(…, long)
     let setOffset: SetOffset        // curl_easy_setopt(…, curl_off_t)
     let setPointer: SetPointer      // curl_easy_setopt(…, pointer)
@@ -47,6 +48,7 @@ struct LibCurl: @unchecked Sendable {
         let easyInit = library.function("curl_easy_init", as: EasyInit.self)
         let perform = library.function("curl_easy_perform", as: EasyHandle.self)
         let reset = library.function("curl_easy_reset", as: EasyReset.self)
+        let cleanup = library.function("curl_easy_cleanup", as: EasyReset.self)
         let setLong = library.function("curl_easy_setopt", as: SetLong.self)
         let setOffset = library.function("curl_easy_setopt", as: SetOffset.self)
         let setPointer = library.function("curl_easy_setopt", as: SetPointer.self)
@@ -56,10 +58,10 @@ struct LibCurl: @unchecked Sendable {
         let slistAppend = library.function("curl_slist_append", as: SlistAppend.self)
         let slistFree = library.function("curl_slist_free_all", as: SlistFree.self)
         try library.checkResolved()
-        guard let globalInit, let easyInit, let perform, let reset, let setLong, let setOffset, let setPointer, let setCallback,
+        guard let globalInit, let easyInit, let perform, let reset, let cleanup, let setLong, let setOffset, let setPointer, let setCallback,
               let getLong, let strerror, let slistAppend, let slistFree else { throw .missingSymbols(soname, []) }
         _ = globalInit(Int(CURL_GLOBAL_DEFAULT))
-        return LibCurl(globalInit: globalInit, easyInit: easyInit, perform: perform, reset: reset, setLong: setLong,
+        return LibCurl(globalInit: globalInit, easyInit: easyInit, perform: perform, reset: reset, cleanup: cleanup, setLong: setLong,
                        setOffset: setOffset, setPointer: setPointer, setCallback: setCallback, getLong: getLong,
                        strerror: strerror, slistAppend: slistAppend, slistFree: slistFree)
     }
