@@ -22,9 +22,6 @@ struct WebServicesCall {
     /// The JSON body; an empty body is `{}` (GET requests and Apple's bodiless POSTs).
     func body() throws(CloudError) -> JSONValue {
         if request.body.isEmpty { return .object([]) }
-        guard request.body.count <= WebServicesHandler.maxJSONBodyBytes else {
-            throw CloudError(.limitExceeded, "the request body is larger than \(WebServicesHandler.maxJSONBodyBytes >> 20) MiB")
-        }
         do {
             return try JSONValue.parse(bytes: request.body)
         } catch {
@@ -184,9 +181,6 @@ struct WebServicesCall {
     /// `assets/data` (extension): the body is the file; the reply is Apple's upload reply
     /// `{singleFile: {fileChecksum, size, receipt}}`.
     func uploadData() throws(CloudError) -> WebServicesResponse {
-        guard request.body.count <= CloudLimits.maxAssetSize else {
-            throw CloudError(.limitExceeded, "the asset is larger than \(CloudLimits.maxAssetSize >> 20) MiB")
-        }
         guard let reference = try service.uploadAssets([request.body], in: database).first else {
             throw CloudError(.internalError, "the asset was not stored")
         }

@@ -14,6 +14,13 @@ public final class WebServicesHandler: Sendable {
     /// The largest JSON body read (the JSON parser's own bound).
     public static let maxJSONBodyBytes = 64 << 20
 
+    /// The largest body a request to `path` may carry: an asset's bytes for `assets/data`, a
+    /// JSON document otherwise. A server can check `Content-Length` against it before reading
+    /// the body; the handler answers 413 above it.
+    public static func maxBodyBytes(forPath path: String) -> Int {
+        path.hasSuffix("/" + WebServicesEndpoint.assetsData.rawValue) ? CloudLimits.maxAssetSize : maxJSONBodyBytes
+    }
+
     let cloudFor: CloudServiceFactory
     let makeUUID: @Sendable () -> String
 
@@ -37,6 +44,10 @@ public final class WebServicesHandler: Sendable {
                                          status: 405, uuid: uuid)
             response.headers.append(("Allow", path.endpoint.methods.joined(separator: ", ")))
             return response
+        }
+        let limit = Self.maxBodyBytes(forPath: request.path)
+        guard request.body.count <= limit else {
+            return errorResponse(CloudError(.limitExceeded, "the request body is larger than \(limit >> 20) MiB"), status: 413, uuid: uuid)
         }
         guard let accountName = request.account else {
             return errorResponse(CloudError(.notAuthenticated, "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"),

@@ -188,3 +188,41 @@ import Testing
         #expect(json["uuid"]?.stringValue?.count == 36)
     }
 }
+
+/// The handler never traps and always answers a Web Services error or a reply, whatever the
+/// path, method and body (a deterministic pseudo-random sweep over every endpoint).
+@Suite struct HandlerRobustnessTests {
+    @Test func oversizedBodiesAre413() throws {
+        let f = try WebServicesFixture()
+        let big = [UInt8](repeating: 0x20, count: WebServicesHandler.maxJSONBodyBytes + 1)
+        let response = f.handler.handle(WebServicesRequest(method: "POST", path: "/database/1/\(f.container)/development/private/records/modify",
+                                                           body: big, account: "alice"))
+        #expect(response.status == 413)
+        #expect(WebServicesHandler.maxBodyBytes(forPath: "/database/1/\(f.container)/development/private/assets/data") == CloudLimits.maxAssetSize)
+    }
+
+    @Test func arbitraryInputNeverCrashes() throws {
+        let f = try WebServicesFixture()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        let fragments = [#"{"operations":["#, #"{"operationType":"create","record":{"recordName":"#, #""r","recordType":"T"}}"#,
+                         #"{"zoneID":{"zoneName":"#, #""Art"}}"#, #""query":{"recordType":"T","filterBy":[{"comparator":"EQUALS","fieldName":"a","fieldValue":"#,
+                         #"{"value":1}}]}"#, "]", "}", ",", "null", "\"\u{0}\"", "1e999", "-0", "[", "{", #""syncToken":"AAAA""#,
+                         #""resultsLimit":-1"#, #""apnsToken":"6465""#, #""timeout":0"#, #""items":[{"key":"k","value":{"type":"json","value":[]}}]"#]
+        let statuses: Set<Int> = [200, 400, 401, 403, 404, 405, 409, 412, 413, 421, 429, 500, 503]
+        for round in 0..<400 {
+            let endpoint = WebServicesEndpoint.allCases[Int(next() % UInt64(WebServicesEndpoint.allCases.count))]
+            var body = ""
+            for _ in 0..<Int(next() % 8) { body += fragments[Int(next() % UInt64(fragments.count))] }
+            let method = ["POST", "GET", "PUT"][Int(next() % 3)]
+            let scope = ["private", "public", "shared"][Int(next() % 3)]
+            let response = f.handler.handle(WebServicesRequest(method: method, path: "/database/1/\(f.container)/development/\(scope)/\(endpoint.rawValue)",
+                                                               body: Array(body.utf8), account: "alice"))
+            #expect(statuses.contains(response.status), "round \(round): \(response.status)")
+            if response.status != 200 {
+                let json = try JSONValue.parse(bytes: response.body)
+                #expect(json["serverErrorCode"]?.stringValue != nil && json["reason"]?.stringValue != nil && json["uuid"] != nil)
+            }
+        }
+    }
+}
