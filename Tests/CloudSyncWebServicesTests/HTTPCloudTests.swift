@@ -246,6 +246,32 @@ import Testing
         }
     }
 
+    @Test func retryingCloudRetriesOverloadThenSucceeds() throws {
+        let f = try WebServicesFixture()
+        let handler = f.handler
+        let refusals = Mutex(2)
+        let server = try LoopbackServer { request in
+            let refuse = refusals.withLock { left in
+                defer { left -= 1 }
+                return left > 0
+            }
+            if refuse {
+                return WebServicesResponse(status: 503, headers: [("Retry-After", "4")],
+                                           body: Array(#"{"serverErrorCode":"SERVICE_UNAVAILABLE","reason":"overloaded","uuid":"u"}"#.utf8))
+            }
+            return handler.handle(request)
+        }
+        let slept = Mutex<[Double]>([])
+        let cloud = RetryingCloud(wrapping: HTTPCloud(configuration: HTTPCloudConfiguration(baseURL: server.baseURL,
+                                                                                            token: { "token-\($0)" }),
+                                                      session: CurlSession()),
+                                  sleep: { seconds in slept.withLock { $0.append(seconds) } })
+        #expect(try cloud.account(named: "alice").userRecordName.hasPrefix("_"))
+        #expect(slept.withLock { $0 }.count == 2, "two 503s, two waits, then the call went through")
+        #expect(slept.withLock { $0 }.allSatisfy { $0 >= 4 }, "each wait honours Retry-After")
+        server.stop()
+    }
+
     @Test func repliesAreBounded() throws {
         let server = try LoopbackServer { _ in
             WebServicesResponse(status: 200, body: Array(("{\"userRecordName\":\"" + String(repeating: "x", count: 100_000) + "\"}").utf8))
