@@ -25,7 +25,8 @@ public final class CloudSession: @unchecked Sendable {
     /// The request for one database of the current container, as this device.
     public func request(_ scope: DatabaseScope) -> DatabaseRequest {
         DatabaseRequest(container: context.settings.container, scope: scope,
-                        userRecordName: account.userRecordName, deviceID: context.settings.device)
+                        userRecordName: account.userRecordName, deviceID: context.settings.device,
+                        environment: context.settings.environment)
     }
 
     /// Opens this device's store (creating it, mode 0600, in a 0700 folder).

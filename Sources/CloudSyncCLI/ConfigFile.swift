@@ -13,7 +13,7 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// The keys the file may set.
-    public static let keys = ["account", "device", "container", "cloud", "home"]
+    public static let keys = ["account", "device", "container", "environment", "cloud", "home"]
 
     /// The file's path.
     public var path: String

@@ -9,6 +9,8 @@ public struct SettingsOverrides: Sendable, Hashable {
     public var device: String?
     /// `--container`.
     public var container: String?
+    /// `--environment`.
+    public var environment: String?
     /// `--cloud`.
     public var cloud: String?
     /// `--home`.
@@ -22,10 +24,12 @@ public struct SettingsOverrides: Sendable, Hashable {
 
     /// Overrides as given on the command line; nil means not given.
     public init(account: String? = nil, device: String? = nil, container: String? = nil, cloud: String? = nil,
-                home: String? = nil, json: Bool = false, quiet: Bool = false, noColor: Bool = false) {
+                home: String? = nil, json: Bool = false, quiet: Bool = false, noColor: Bool = false,
+                environment: String? = nil) {
         self.account = account
         self.device = device
         self.container = container
+        self.environment = environment
         self.cloud = cloud
         self.home = home
         self.json = json
@@ -36,7 +40,8 @@ public struct SettingsOverrides: Sendable, Hashable {
     init(_ parsed: ParsedArguments) {
         self.init(account: parsed.value("account"), device: parsed.value("device"),
                   container: parsed.value("container"), cloud: parsed.value("cloud"), home: parsed.value("home"),
-                  json: parsed.flag("json"), quiet: parsed.flag("quiet"), noColor: parsed.flag("no-color"))
+                  json: parsed.flag("json"), quiet: parsed.flag("quiet"), noColor: parsed.flag("no-color"),
+                  environment: parsed.value("environment"))
     }
 }
 
@@ -100,6 +105,13 @@ extension Settings {
             }
         }
         let container = pickedContainer?.0 ?? defaultContainer
+        var cloudEnvironment = CloudEnvironment.development
+        if let (value, source) = try pick(overrides.environment, "environment", "CLOUDSYNC_ENVIRONMENT", "environment") {
+            guard let parsed = CloudEnvironment(argument: value) else {
+                throw .usage("unknown environment \(NameRules.quoted(value)) (from \(source)); use development or production")
+            }
+            cloudEnvironment = parsed
+        }
         var home = try pick(overrides.home, "home", "CLOUDSYNC_HOME", "home")?.0 ?? dataHome + "/cloudsync"
         if home == "~" {
             home = base
@@ -115,7 +127,8 @@ extension Settings {
         }
         let noColorEnv = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let color = stdoutIsTTY && !overrides.noColor && !noColorEnv && environment["TERM"] != "dumb"
-        return Settings(account: account, device: device, container: container, cloudURL: cloud, home: home,
+        return Settings(account: account, device: device, container: container, environment: cloudEnvironment,
+                        cloudURL: cloud, home: home,
                         configPath: configPath, stateDirectory: stateHome + "/cloudsync", json: overrides.json,
                         quiet: overrides.quiet, color: color)
     }

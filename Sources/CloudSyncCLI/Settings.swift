@@ -1,3 +1,5 @@
+import CloudSyncCloud
+
 /// The resolved global context of one invocation: which account, device and container it acts
 /// as, where the cloud and the local state are, and how to print. Built by `Settings.resolve`
 /// with the precedence flag > environment > config file > defaults.
@@ -8,6 +10,9 @@ public struct Settings: Sendable, Hashable {
     public var device: String
     /// The container identifier (`--container`, `CLOUDSYNC_CONTAINER`, config `container`).
     public var container: String
+    /// The environment (`--environment`, `CLOUDSYNC_ENVIRONMENT`, config `environment`, default
+    /// development): which of the container's two separate data sets and schemas to use.
+    public var environment: CloudEnvironment
     /// The cloud URL (`--cloud`, `CLOUDSYNC_CLOUD`, config `cloud`, default
     /// `sqlite://<home>/cloud.sqlite`).
     public var cloudURL: String
@@ -33,12 +38,14 @@ public struct Settings: Sendable, Hashable {
 
     /// Builds settings directly, for tests; the CLI uses `resolve`.
     public init(account: String = Settings.defaultAccount, device: String,
-                container: String = Settings.defaultContainer, cloudURL: String? = nil, home: String,
+                container: String = Settings.defaultContainer, environment: CloudEnvironment = .development,
+                cloudURL: String? = nil, home: String,
                 configPath: String = "", stateDirectory: String = "", json: Bool = false,
                 quiet: Bool = false, color: Bool = false) {
         self.account = account
         self.device = device
         self.container = container
+        self.environment = environment
         self.cloudURL = cloudURL ?? Settings.defaultCloudURL(home: home)
         self.home = home
         self.configPath = configPath
@@ -50,7 +57,7 @@ public struct Settings: Sendable, Hashable {
 
     /// The context as `CLOUDSYNC_*` variables, for plugins and child processes:
     /// `CLOUDSYNC_ACCOUNT`, `CLOUDSYNC_DEVICE`, `CLOUDSYNC_CONTAINER`, `CLOUDSYNC_CLOUD`,
-    /// `CLOUDSYNC_HOME`.
+    /// `CLOUDSYNC_HOME`, `CLOUDSYNC_ENVIRONMENT`.
     public func exportedEnvironment() -> [String: String] {
         [
             "CLOUDSYNC_ACCOUNT": account,
@@ -58,6 +65,7 @@ public struct Settings: Sendable, Hashable {
             "CLOUDSYNC_CONTAINER": container,
             "CLOUDSYNC_CLOUD": cloudURL,
             "CLOUDSYNC_HOME": home,
+            "CLOUDSYNC_ENVIRONMENT": environment.rawValue,
         ]
     }
 

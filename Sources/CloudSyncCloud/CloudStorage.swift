@@ -96,7 +96,7 @@ public protocol CloudStorageTransaction {
     func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,
                                        zoneID: ZoneID) -> [String: NotificationRecordImage]?
 
-    // MARK: Schema (per container and record type)
+    // MARK: Schema (per container key: `DatabaseRequest.storageContainer`, environment included)
 
     /// The committed field types of a record type (unreadable types left out).
     func schemaFields(container: String, recordType: String) throws -> [String: FieldTypeName]
@@ -104,6 +104,17 @@ public protocol CloudStorageTransaction {
     func addSchemaFieldIfAbsent(container: String, recordType: String, field: String, type: FieldTypeName) throws -> Bool
     /// The stored type text of one field, or nil.
     func schemaFieldType(container: String, recordType: String, field: String) throws -> String?
+    /// Every field the container's schema grew on save: record type → field → type.
+    func allSchemaFields(container: String) throws -> [String: [String: FieldTypeName]]
+    /// Removes every grown field of the container (a schema import or reset rewrites them).
+    func removeSchemaFields(container: String) throws
+    /// The container's declared schema as .ckdb text (what `schema import`/`deploy` stored), or
+    /// nil when none was declared. Stored and returned as given; the service parses it.
+    func declaredSchema(container: String) throws -> String?
+    /// Replaces the container's declared schema text; nil removes it.
+    func setDeclaredSchema(_ text: String?, container: String) throws
+    /// Every database of the container (any scope and owner), for a reset.
+    func databases(container: String) throws -> [DatabaseRow]
 
     // MARK: Assets
 

@@ -21,13 +21,21 @@ public struct DatabaseRequest: Sendable, Hashable {
     public var userRecordName: String
     /// The caller's device name, recorded in the system fields of what it saves.
     public var deviceID: String
+    /// The environment whose data and schema the call works on (default development).
+    public var environment: CloudEnvironment
 
-    public init(container: String, scope: DatabaseScope, userRecordName: String, deviceID: String) {
+    public init(container: String, scope: DatabaseScope, userRecordName: String, deviceID: String,
+                environment: CloudEnvironment = .development) {
         self.container = container
         self.scope = scope
         self.userRecordName = userRecordName
         self.deviceID = deviceID
+        self.environment = environment
     }
+
+    /// The container key the storage files this environment's data under (see
+    /// `CloudEnvironment.storageContainer`).
+    public var storageContainer: String { environment.storageContainer(container) }
 
     /// The owner of the zones of this database: the caller for the private database, the
     /// default owner for the public one.

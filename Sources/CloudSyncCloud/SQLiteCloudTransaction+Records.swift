@@ -127,6 +127,41 @@ extension SQLiteCloudTransaction {
                                 [container, recordType, field]) { $0.string(0) }
     }
 
+    func allSchemaFields(container: String) throws -> [String: [String: FieldTypeName]] {
+        var all: [String: [String: FieldTypeName]] = [:]
+        for (recordType, field, type) in try connection.query(
+            "SELECT record_type, field, type FROM schema_fields WHERE container=?", [container],
+            { ($0.string(0), $0.string(1), $0.string(2)) }) {
+            if let parsed = FieldTypeName(type) { all[recordType, default: [:]][field] = parsed }
+        }
+        return all
+    }
+
+    func removeSchemaFields(container: String) throws {
+        try connection.run("DELETE FROM schema_fields WHERE container=?", container)
+    }
+
+    func declaredSchema(container: String) throws -> String? {
+        try connection.queryOne("SELECT text FROM declared_schemas WHERE container=?", [container]) { $0.string(0) }
+    }
+
+    func setDeclaredSchema(_ text: String?, container: String) throws {
+        if let text {
+            try connection.run("""
+                INSERT INTO declared_schemas(container, text) VALUES (?, ?)
+                ON CONFLICT(container) DO UPDATE SET text=excluded.text
+                """, container, text)
+        } else {
+            try connection.run("DELETE FROM declared_schemas WHERE container=?", container)
+        }
+    }
+
+    func databases(container: String) throws -> [DatabaseRow] {
+        try connection.query("SELECT db_id, seq FROM databases WHERE container=? ORDER BY db_id", [container]) {
+            DatabaseRow(id: $0.int64(0), seq: $0.int64(1))
+        }
+    }
+
     // MARK: Assets
 
     func insertAssetIfAbsent(_ reference: AssetReference, data: [UInt8], dbID: Int64, now: Int64) throws {

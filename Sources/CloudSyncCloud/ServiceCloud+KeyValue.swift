@@ -10,7 +10,7 @@ extension ServiceCloud {
             }
         }
         return try write { tx in
-            let store = try tx.ensureKeyValueStore(container: request.container, owner: request.userRecordName)
+            let store = try tx.ensureKeyValueStore(container: request.storageContainer, owner: request.userRecordName)
             var seq = store.seq
             let now = clock()
             var items: [KeyValueItem] = []
@@ -43,7 +43,7 @@ extension ServiceCloud {
             since = payload.sequence
             expectedStore = payload.scopeID
         }
-        let store = try write { tx in try tx.ensureKeyValueStore(container: request.container, owner: request.userRecordName) }
+        let store = try write { tx in try tx.ensureKeyValueStore(container: request.storageContainer, owner: request.userRecordName) }
         return try read { tx in
             if let expectedStore, expectedStore != -store.id {
                 throw CloudError(.changeTokenExpired, "the key-value token belongs to another account's store")

@@ -13,6 +13,8 @@ extension ServiceCloud {
         }
         let db = try ensureDatabase(request)
         return try read { tx in
+            let schema = try rulingSchema(request, tx)
+            try checkQueryIndexes(query, schema: schema, request)
             let zone = try requireZone(query.zoneName, dbID: db.id, request: request, tx)
             var offset: Int64 = 0
             if let continuation = query.continuation {
@@ -25,7 +27,7 @@ extension ServiceCloud {
             let zoneID = request.zoneID(zone.name)
             var matches: [Record] = []
             try tx.scanRecords(ofType: query.recordType, zone: zone, dbID: db.id, zoneID: zoneID) { record in
-                if query.predicate.evaluate(record) { matches.append(record) }
+                if query.predicate.evaluate(record), mayRead(record, schema: schema, request) { matches.append(record) }
             }
             let sort = query.sort
             matches.sort { sort.compare($0, $1) }

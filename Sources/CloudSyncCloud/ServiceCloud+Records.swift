@@ -145,6 +145,7 @@ extension ServiceCloud {
         let existing = insertBlind ? nil : try tx.loadRecord(record.recordID.recordName, zone: zone, dbID: dbID,
                                                              zoneID: request.zoneID(zone.name))
         let live = existing.flatMap { $0.deleted ? nil : $0 }
+        let schema = try rulingSchema(request, tx)
         var fields = record.fields
         var merged = false
         var created = stamp
@@ -153,10 +154,8 @@ extension ServiceCloud {
                 throw CloudError(.invalidArguments,
                                  "record '\(record.recordID.recordName)' is a \(live.record.recordType); its type cannot change to \(record.recordType)")
             }
-            if request.scope == .public, live.record.system?.created.userRecordName != request.userRecordName {
-                throw CloudError(.permissionFailure,
-                                 "record '\(record.recordID.recordName)' in the public database can be changed only by its creator")
-            }
+            try requirePermission(.write, recordType: live.record.recordType, recordName: record.recordID.recordName,
+                                  creator: live.record.system?.created.userRecordName, schema: schema, request)
             switch policy {
             case .ifServerRecordUnchanged:
                 let serverTag = live.record.changeTag ?? ""
@@ -176,11 +175,14 @@ extension ServiceCloud {
             created = live.record.system?.created ?? stamp
         } else if policy == .ifServerRecordUnchanged, record.changeTag != nil {
             throw CloudError(.unknownItem, "record '\(record.recordID.recordName)' no longer exists on the server")
+        } else {
+            try requirePermission(.create, recordType: record.recordType, recordName: record.recordID.recordName,
+                                  creator: nil, schema: schema, request)
         }
         var stored = Record(recordID: RecordID(recordName: record.recordID.recordName, zoneID: request.zoneID(zone.name)),
                             recordType: record.recordType, fields: fields)
         try ServiceRules.validateSize(stored)
-        try checkSchema(container: request.container, recordType: record.recordType, fields: fields, tx)
+        try checkFields(record, fields: fields, schema: schema, request, tx)
         try checkAssets(record.fields, dbID: dbID, tx)
         seq += 1
         let tag = changeTag(zoneID: zone.id, seq: seq)
@@ -228,8 +230,14 @@ extension ServiceCloud {
               !existing.deleted else {
             throw CloudError(.unknownItem, "record '\(name)' does not exist in zone '\(zone.name)'")
         }
-        if request.scope == .public, existing.record.system?.created.userRecordName != request.userRecordName {
-            throw CloudError(.permissionFailure, "record '\(name)' in the public database can be deleted only by its creator")
+        if request.scope == .public {
+            let schema = try rulingSchema(request, tx)
+            if schema?.recordType(named: existing.record.recordType)?.declaresGrants == true {
+                try requirePermission(.write, recordType: existing.record.recordType, recordName: name,
+                                      creator: existing.record.system?.created.userRecordName, schema: schema, request)
+            } else if existing.record.system?.created.userRecordName != request.userRecordName {
+                throw CloudError(.permissionFailure, "record '\(name)' in the public database can be deleted only by its creator")
+            }
         }
         seq += 1
         try tx.tombstoneRecord(name, zone: zone, dbID: dbID, seq: seq, stamp: stamp)
@@ -304,6 +312,7 @@ extension ServiceCloud {
                 return result
             }
             var zones: [String: ZoneRow] = [:]
+            let schema = try rulingSchema(request, tx)
             for id in ids {
                 let name = id.zoneID.zoneName
                 if zones[name] == nil, let zone = try tx.findZone(name, dbID: db.id) { zones[name] = zone }
@@ -315,6 +324,13 @@ extension ServiceCloud {
                 }
                 if let stored = try tx.loadRecord(id.recordName, zone: zone, dbID: db.id, zoneID: request.zoneID(name)),
                    !stored.deleted {
+                    guard mayRead(stored.record, schema: schema, request) else {
+                        result[id] = .failure(CloudError(
+                            .permissionFailure,
+                            "record '\(id.recordName)' cannot be read: the schema grants you no READ on \(stored.record.recordType)",
+                            recordID: id))
+                        continue
+                    }
                     result[id] = .success(stored.record)
                 } else {
                     result[id] = .failure(CloudError(.unknownItem, "record '\(id.recordName)' not found in zone '\(name)'",

@@ -17,6 +17,8 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
     let clock: CloudClock
     /// Field types per container and record type, as this process last saw them committed.
     let schemaCache = Mutex<[SchemaKey: [String: FieldTypeName]]>([:])
+    /// Declared schemas per container key, parsed once per text.
+    let declaredCache = Mutex<[String: DeclaredSchemaEntry]>([:])
 
     /// The service over `storage`.
     public init(storage: any CloudStorage, clock: @escaping CloudClock = systemClock) {
@@ -62,13 +64,13 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
 
     /// The database row, or nil if it was never used.
     func findDatabase(_ request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> DatabaseRow? {
-        try tx.findDatabase(container: request.container, scope: request.scope, owner: owner(of: request))
+        try tx.findDatabase(container: request.storageContainer, scope: request.scope, owner: owner(of: request))
     }
 
     /// The database row, created with its `_defaultZone` on first use. Call inside a write transaction.
     func ensureDatabase(_ request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> DatabaseRow {
         if let row = try findDatabase(request, tx) { return row }
-        return try tx.createDatabase(container: request.container, scope: request.scope, owner: owner(of: request),
+        return try tx.createDatabase(container: request.storageContainer, scope: request.scope, owner: owner(of: request),
                                      now: clock())
     }
 

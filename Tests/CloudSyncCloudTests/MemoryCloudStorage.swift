@@ -57,6 +57,7 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
         /// zone id -> target -> sources
         var refs: [Int64: [String: Set<String>]] = [:]
         var schema: [String: [String: String]] = [:]
+        var declaredSchemas: [String: String] = [:]
         var assets: [Int64: [String: (size: Int64, data: [UInt8])]] = [:]
         var keyValueStores: [String: KeyValueStoreRow] = [:]
         var keyValues: [Int64: [String: KeyValueRow]] = [:]
@@ -317,6 +318,27 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
 
     func schemaFieldType(container: String, recordType: String, field: String) throws -> String? {
         state.schema[schemaKey(container, recordType)]?[field]
+    }
+
+    func allSchemaFields(container: String) throws -> [String: [String: FieldTypeName]] {
+        var all: [String: [String: FieldTypeName]] = [:]
+        for (key, fields) in state.schema where key.hasPrefix(container + "\u{0}") {
+            all[String(key.dropFirst(container.count + 1))] = fields.compactMapValues { FieldTypeName($0) }
+        }
+        return all
+    }
+
+    func removeSchemaFields(container: String) throws {
+        state.schema = state.schema.filter { !$0.key.hasPrefix(container + "\u{0}") }
+    }
+
+    func declaredSchema(container: String) throws -> String? { state.declaredSchemas[container] }
+
+    func setDeclaredSchema(_ text: String?, container: String) throws { state.declaredSchemas[container] = text }
+
+    func databases(container: String) throws -> [DatabaseRow] {
+        state.databases.filter { $0.value.container == container }.sorted { $0.key < $1.key }
+            .map { DatabaseRow(id: $0.key, seq: $0.value.seq) }
     }
 
     // MARK: Assets

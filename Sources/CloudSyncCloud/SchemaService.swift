@@ -1,0 +1,16 @@
+import CloudSyncCore
+
+/// Schema administration of a container, what `cloudsync schema` talks to. `ServiceCloud`
+/// implements it over any `CloudStorage`; a cloud reached over the network does not (yet).
+public protocol SchemaService: AnyObject, Sendable {
+    /// The schema of a container's environment: the declared one (imported or deployed) plus,
+    /// in development, every field that grew on save.
+    func schema(container: String, environment: CloudEnvironment) throws(CloudError) -> CloudSchema
+    /// Replaces the development schema with `schema` (unless `dryRun`); returns what changed.
+    func importSchema(_ schema: CloudSchema, container: String, dryRun: Bool) throws(CloudError) -> SchemaDiff
+    /// Promotes the development schema to production when the change is additive (unless
+    /// `dryRun`); returns the check, whose violations mean nothing was changed.
+    func deploySchema(container: String, dryRun: Bool) throws(CloudError) -> SchemaDeployCheck
+    /// Deletes the development schema and every zone and record of development.
+    func resetDevelopment(container: String) throws(CloudError)
+}
