@@ -76,12 +76,14 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SubscribeCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Subscribe",
                 swiftSettings: strict),
+        .target(name: "SchemaCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Schema",
+                swiftSettings: strict),
 
         .executableTarget(name: "cloudsync",
                           dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
                                          "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                          "OTPCommand",
-                                         "ReplCommand", "SubscribeCommand"],
+                                         "ReplCommand", "SubscribeCommand", "SchemaCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
@@ -128,6 +130,7 @@ let package = Package(
         .testTarget(name: "StoreCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 

@@ -4,6 +4,7 @@ import KVCommand
 import KeysCommand
 import OTPCommand
 import RecordCommand
+import SchemaCommand
 import ReplCommand
 import StoreCommand
 import SubscribeCommand
@@ -22,6 +23,7 @@ registry.register("fetch-changes") { FetchChangesCommand.spec }
 registry.register("store") { StoreCommand.spec }
 registry.register("kv") { KVCommand.spec }
 registry.register("subscribe") { SubscribeCommand.spec }
+registry.register("schema") { SchemaCommand.spec }
 registry.register("keys") { KeysCommand.spec }
 registry.register("otp") { OTPCommand.spec }
 registry.register("tour") { TourCommand.spec }
