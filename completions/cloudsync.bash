@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe keys otp tour repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe schema keys otp tour repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -41,6 +41,12 @@ __cloudsync_table() {
     'subscribe delete') opts='--database' valopts='--database' ;;
     'subscribe listen') opts='--once --timeout --exec' valopts='--timeout --exec' ;;
     'subscribe init') opts='--zone --database --verify' valopts='--zone --database' ;;
+    'schema') subs='export validate import diff deploy reset init show' ;;
+    'schema export') opts='--output' valopts='--output -o' ;;
+    'schema import') opts='--dry-run' ;;
+    'schema deploy') opts='--dry-run' ;;
+    'schema reset') opts='--yes' ;;
+    'schema init') opts='--dry-run' ;;
     'keys') subs='unlock lock status passphrase' ;;
     'keys passphrase') subs='change' ;;
     'otp') subs='add code verify list show rename remove import export sync' ;;
@@ -56,8 +62,8 @@ __cloudsync_table() {
     'repl') opts='--bail --echo' ;;
     'help') opts='--all' ;;
     esac
-    opts+=' --account --device --container --cloud --home --json --quiet --no-color --help'
-    valopts+=' --account --device --container --cloud --home'
+    opts+=' --account --device --container --environment --cloud --home --json --quiet --no-color --help'
+    valopts+=' --account --device --container --environment --cloud --home'
 }
 
 # __cloudsync_option_kind PATH OPTION: how the value of OPTION completes, in kind: none,
@@ -91,6 +97,7 @@ __cloudsync_option_kind() {
     'subscribe list|--database') kind='values:private shared public' ;;
     'subscribe delete|--database') kind='values:private shared public' ;;
     'subscribe init|--database') kind='values:private shared' ;;
+    'schema export|--output' | 'schema export|-o') kind=file ;;
     'otp add|--type') kind='values:totp hotp steam' ;;
     'otp add|--algorithm') kind='values:SHA1 SHA256 SHA512' ;;
     'otp add|--secret-file') kind=file ;;
@@ -98,6 +105,7 @@ __cloudsync_option_kind() {
     'otp import|--password-file') kind=file ;;
     'otp export|--format') kind='values:uri aegis migration' ;;
     'otp export|--output' | 'otp export|-o') kind=file ;;
+    *'|--environment') kind='values:development production' ;;
     *'|--home') kind=file ;;
     *) kind=none ;;
     esac
@@ -124,6 +132,10 @@ __cloudsync_argument_kind() {
     'kv set|'0) kind=live ;;
     'kv delete|'0) kind=live ;;
     'subscribe delete|'*) kind=live ;;
+    'schema validate|'0) kind=file ;;
+    'schema import|'0) kind=file ;;
+    'schema diff|'0) kind=file ;;
+    'schema show|'0) kind=live ;;
     'otp code|'0) kind=live ;;
     'otp verify|'1) kind=live ;;
     'otp show|'0) kind=live ;;

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'keys' 'otp' 'tour' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'otp' 'tour' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -21,6 +21,8 @@ function __cloudsync_subcommands --argument-names path
             printf '%s\n' 'get' 'set' 'delete' 'list' 'sync'
         case 'subscribe'
             printf '%s\n' 'create' 'list' 'delete' 'listen' 'init' 'unregister'
+        case 'schema'
+            printf '%s\n' 'export' 'validate' 'import' 'diff' 'deploy' 'reset' 'init' 'show'
         case 'keys'
             printf '%s\n' 'unlock' 'lock' 'status' 'passphrase'
         case 'keys passphrase'
@@ -32,7 +34,7 @@ end
 
 # The options (long and short) that take a value, at the command path given.
 function __cloudsync_value_options --argument-names path
-    printf '%s\n' '--account' '--device' '--container' '--cloud' '--home'
+    printf '%s\n' '--account' '--device' '--container' '--environment' '--cloud' '--home'
     switch "$path"
         case 'zone create'
             printf '%s\n' '--database'
@@ -76,6 +78,8 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--timeout' '--exec'
         case 'subscribe init'
             printf '%s\n' '--zone' '--database'
+        case 'schema export'
+            printf '%s\n' '--output' '-o'
         case 'otp add'
             printf '%s\n' '--issuer' '--account-name' '--type' '--algorithm' '--digits' '--period' '--counter' '--note' '--secret-file'
         case 'otp code'
@@ -181,6 +185,7 @@ complete -c cloudsync -f
 complete -c cloudsync -l account -x -d 'Act as this account (env CLOUDSYNC_ACCOUNT; default \'default\').'
 complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default: the short host name).'
 complete -c cloudsync -l container -x -d 'Use this container (env CLOUDSYNC_CONTAINER; default iCloud.com.example.App).'
+complete -c cloudsync -l environment -x -a 'development production' -d 'Use the container\'s development or production environment (env CLOUDSYNC_ENVIRONMENT; default development). One of: development, production.'
 complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path or postgres://... (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
 complete -c cloudsync -l home -r -F -d 'Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).'
 complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr.'
@@ -197,6 +202,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'fetch-changes' -d 'Fetch w
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'store' -d 'Work with this device\'s local store and sync it with the cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'kv' -d 'Get, set and sync the account\'s key-value store.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'subscribe' -d 'Subscribe to changes and listen for notifications.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'schema' -d 'Export, check, import and deploy the container\'s schema (.ckdb).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'Unlock, lock and re-wrap the account\'s data key for encrypted fields.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'otp' -d 'Manage 2FA tokens (TOTP, HOTP, Steam) and sync them between devices.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
@@ -381,6 +387,41 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l database -x -a '
 complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l verify -d 'Ask the cloud what exists and re-create what is missing.'
 
 # cloudsync subscribe unregister
+
+# cloudsync schema
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'export' -d 'Print the environment\'s schema as .ckdb text.'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'validate' -d 'Check a .ckdb file without touching the cloud.'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'import' -d 'Replace the development schema with a .ckdb file.'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'diff' -d 'Show what importing a .ckdb file would change.'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'deploy' -d 'Promote the development schema to production (additive changes only).'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'reset' -d 'Delete the development schema and all development data.'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'init' -d 'Add the record types and fields of this device\'s local store to development.'
+complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'show' -d 'Show record types, fields, their types and indexes as a table.'
+
+# cloudsync schema export
+complete -c cloudsync -n '__cloudsync_at \'schema export\'' -s o -l output -r -F -d 'Write to FILE instead of standard output (\'-\').'
+
+# cloudsync schema validate
+complete -c cloudsync -n '__cloudsync_arg \'schema validate\' 0' -F -d 'The .ckdb file (\'-\' for standard input).'
+
+# cloudsync schema import
+complete -c cloudsync -n '__cloudsync_at \'schema import\'' -l dry-run -d 'Show what would change and change nothing.'
+complete -c cloudsync -n '__cloudsync_arg \'schema import\' 0' -F -d 'The .ckdb file (\'-\' for standard input).'
+
+# cloudsync schema diff
+complete -c cloudsync -n '__cloudsync_arg \'schema diff\' 0' -F -d 'The .ckdb file (\'-\' for standard input).'
+
+# cloudsync schema deploy
+complete -c cloudsync -n '__cloudsync_at \'schema deploy\'' -l dry-run -d 'Show what would change and change nothing.'
+
+# cloudsync schema reset
+complete -c cloudsync -n '__cloudsync_at \'schema reset\'' -s y -l yes -d 'Confirm; required.'
+
+# cloudsync schema init
+complete -c cloudsync -n '__cloudsync_at \'schema init\'' -l dry-run -d 'Show what would change and change nothing.'
+
+# cloudsync schema show
+complete -c cloudsync -n '__cloudsync_arg \'schema show\' 0' -a '(__cloudsync_live)' -d 'Only this record type.'
 
 # cloudsync keys
 complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'unlock' -d 'Unlock (or, on the account\'s first device, create) the data key here.'
