@@ -16,6 +16,10 @@ extension ServiceCloud {
             let schema = try rulingSchema(request, tx)
             try checkQueryIndexes(query, schema: schema, request)
             let zone = try requireZone(query.zoneName, dbID: db.id, request: request, tx)
+            // `self CONTAINS 'word'` searches the type's SEARCHABLE fields.
+            let search = query.predicate.referencedFields.contains(TokenSearch.key)
+                ? TokenSearch(type: try (schema ?? declaredSchema(request.storageContainer, tx))?.recordType(named: query.recordType))
+                : nil
             var offset: Int64 = 0
             if let continuation = query.continuation {
                 let payload = try ChangeTokenCodec.decode(continuation, expecting: .query)
@@ -27,7 +31,8 @@ extension ServiceCloud {
             let zoneID = request.zoneID(zone.name)
             var matches: [Record] = []
             try tx.scanRecords(ofType: query.recordType, zone: zone, dbID: db.id, zoneID: zoneID) { record in
-                if query.predicate.evaluate(record), mayRead(record, schema: schema, request) { matches.append(record) }
+                let hit = search.map { $0.evaluate(query.predicate, record) } ?? query.predicate.evaluate(record)
+                if hit, mayRead(record, schema: schema, request) { matches.append(record) }
             }
             let sort = query.sort
             matches.sort { sort.compare($0, $1) }

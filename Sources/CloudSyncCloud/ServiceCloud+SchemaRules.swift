@@ -83,6 +83,11 @@ extension ServiceCloud {
                              "record type \(query.recordType) is not in the production schema; add it in development and run 'cloudsync schema deploy'")
         }
         func require(_ key: String, _ attribute: FieldAttribute, _ use: String) throws {
+            if key == TokenSearch.key {
+                guard !type.sortedFields.contains(where: \.isSearchable) else { return }
+                throw CloudError(.invalidArguments,
+                                 "\(query.recordType) has no SEARCHABLE field in the production schema, so 'self CONTAINS' cannot search it; add SEARCHABLE to a STRING field of \(query.recordType) and deploy")
+            }
             let field = Self.schemaFieldName(forKey: key)
             guard let declared = type.field(named: field) else {
                 throw CloudError(.invalidArguments, "field '\(key)' of \(query.recordType) is not in the production schema")

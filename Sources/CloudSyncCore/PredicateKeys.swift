@@ -9,6 +9,10 @@ public enum PredicateKeys {
     /// The last modification time from the system fields, a TIMESTAMP in ms; missing until saved.
     public static let modificationDate = "modificationDate"
 
+    /// The whole record, in `self CONTAINS 'word'` (token search over SEARCHABLE fields). No
+    /// record field can have this name unescaped; on its own a record has no value for it.
+    public static let selfKey = "self"
+
     /// All system keys.
     public static let all: Set<String> = [recordName, creationDate, modificationDate]
 }

@@ -156,6 +156,13 @@ struct PredicateParserState {
         switch keyToken.kind {
         case .word(let word) where !PredicateParser.reservedWords.contains(word.uppercased()):
             key = word
+        case .word(let word) where word.uppercased() == "SELF":
+            // `self CONTAINS 'word'`: token search over the record's SEARCHABLE fields, decided
+            // by the service (the key `self`; `#self` is a field of that name).
+            guard try peek().keyword == "CONTAINS" else {
+                throw error(keyToken, "SELF takes only CONTAINS (token search: self CONTAINS 'word')")
+            }
+            key = PredicateKeys.selfKey
         case .escapedWord(let word):
             key = word
         case .placeholder("K"):

@@ -107,4 +107,33 @@ struct SchemaConformanceTests {
         #expect(try f.cloud.queryRecords(RecordQuery(recordType: "Note"), in: alice).records.count == 1)
         #expect(cloudError { _ = try f.cloud.fetchRecords([note.recordID], in: bob)[note.recordID]?.get() }?.code == .permissionFailure)
     }
+
+    @Test(arguments: CloudBackend.allCases)
+    func searchableFieldsTakeTokenSearch(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let service = try schemaService(f)
+        let text = "DEFINE SCHEMA RECORD TYPE Doc (body STRING SEARCHABLE, tags LIST<STRING> SEARCHABLE, secret STRING);"
+        _ = try service.importSchema(try SchemaParser.parse(text), container: f.container, dryRun: false)
+        _ = try service.deploySchema(container: f.container, dryRun: false)
+        for request in [try f.request("alice"), production(try f.request("alice"))] {
+            try f.save([f.record("d1", zone: "_defaultZone", request, type: "Doc",
+                                 fields: ["body": .string("Fresh bread, daily!"), "secret": .string("hidden")]),
+                        f.record("d2", zone: "_defaultZone", request, type: "Doc",
+                                 fields: ["tags": .list(.string, [.string("Bread-Maker")])])], request)
+            func names(_ predicate: String) throws -> [String] {
+                try f.cloud.queryRecords(RecordQuery(recordType: "Doc", predicate: try PredicateParser.parse(predicate),
+                                                     sort: []), in: request).records.map(\.recordID.recordName).sorted()
+            }
+            #expect(try names("self CONTAINS 'bread'") == ["d1", "d2"])
+            #expect(try names("self CONTAINS 'DAILY fresh'") == ["d1"])
+            #expect(try names("self CONTAINS 'hidden'") == [], "only SEARCHABLE fields are searched")
+            #expect(try names("NOT self CONTAINS 'maker'") == ["d1"])
+        }
+        // A type without a SEARCHABLE field cannot be searched in production.
+        _ = try service.importSchema(try SchemaParser.parse(text + " RECORD TYPE Plain (t STRING);"), container: f.container, dryRun: false)
+        _ = try service.deploySchema(container: f.container, dryRun: false)
+        let prod = production(try f.request("alice"))
+        let refused = cloudError { _ = try f.cloud.queryRecords(RecordQuery(recordType: "Plain", predicate: try PredicateParser.parse("self CONTAINS 'x'")), in: prod) }
+        #expect(refused?.code == .invalidArguments && refused?.reason.contains("SEARCHABLE") == true)
+    }
 }
