@@ -68,12 +68,13 @@ public struct Dispatcher: Sendable {
     static let discussion = """
         Each invocation acts as one device of one account in one container of a cloud. The \
         global options choose them; each one is taken from the command-line flag, else from the \
-        environment (CLOUDSYNC_ACCOUNT, CLOUDSYNC_DEVICE, CLOUDSYNC_CONTAINER, CLOUDSYNC_CLOUD, \
-        CLOUDSYNC_HOME), else from the config file, else from the defaults.
+        environment (CLOUDSYNC_ACCOUNT, CLOUDSYNC_DEVICE, CLOUDSYNC_CONTAINER, \
+        CLOUDSYNC_ENVIRONMENT, CLOUDSYNC_CLOUD, CLOUDSYNC_HOME), else from the config file, else \
+        from the defaults.
 
         The config file is $CLOUDSYNC_CONFIG, else $XDG_CONFIG_HOME/cloudsync/config (by \
         default ~/.config/cloudsync/config). It holds 'key = value' lines for the keys account, \
-        device, container, cloud and home; lines starting with '#' or ';' are comments.
+        device, container, environment, cloud and home; lines starting with '#' or ';' are comments.
 
         A command that is not built in runs the executable cloudsync-<command> found on \
         $CLOUDSYNC_EXEC_PATH, then $PATH, with the resolved context exported as CLOUDSYNC_* \

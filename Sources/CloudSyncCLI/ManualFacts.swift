@@ -36,6 +36,8 @@ public enum ManualFacts {
         Entry(term: "CLOUDSYNC_ACCOUNT", text: "The account to act as, if --account is not given."),
         Entry(term: "CLOUDSYNC_DEVICE", text: "The device to act as, if --device is not given."),
         Entry(term: "CLOUDSYNC_CONTAINER", text: "The container, if --container is not given."),
+        Entry(term: "CLOUDSYNC_ENVIRONMENT",
+              text: "development or production, if --environment is not given (default development)."),
         Entry(term: "CLOUDSYNC_CLOUD", text: "The cloud URL, if --cloud is not given."),
         Entry(term: "CLOUDSYNC_HOME", text: "Where local state lives, if --home is not given."),
         Entry(term: "CLOUDSYNC_CONFIG", text: "The config file (default $XDG_CONFIG_HOME/cloudsync/config)."),

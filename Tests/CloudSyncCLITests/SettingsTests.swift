@@ -253,11 +253,24 @@ import Testing
         #expect(try !resolve(["HOME": "/x", "TERM": "dumb"], tty: true).0.color)
     }
 
+    @Test func environmentComesFromFlagEnvironmentConfigOrDefault() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        #expect(try resolve(["HOME": home.path]).0.environment == .development)
+        home.write(".config/cloudsync/config", "environment = production\n")
+        #expect(try resolve(["HOME": home.path]).0.environment == .production)
+        #expect(try resolve(["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "development"]).0.environment == .development)
+        #expect(try resolve(SettingsOverrides(environment: "dev"), ["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "production"])
+                    .0.environment == .development)
+        #expect(throws: CLIError.self) { try resolve(SettingsOverrides(environment: "staging"), ["HOME": home.path]) }
+        #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "qa"]) }
+    }
+
     @Test func exportedEnvironmentNamesTheContext() {
         let settings = Settings(account: "a", device: "d", container: "c", home: "/h")
         #expect(settings.exportedEnvironment() == [
             "CLOUDSYNC_ACCOUNT": "a", "CLOUDSYNC_DEVICE": "d", "CLOUDSYNC_CONTAINER": "c",
-            "CLOUDSYNC_CLOUD": "sqlite:///h/cloud.sqlite", "CLOUDSYNC_HOME": "/h",
+            "CLOUDSYNC_CLOUD": "sqlite:///h/cloud.sqlite", "CLOUDSYNC_HOME": "/h", "CLOUDSYNC_ENVIRONMENT": "development",
         ])
     }
 }
