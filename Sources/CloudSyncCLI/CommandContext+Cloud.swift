@@ -77,7 +77,7 @@ extension CommandContext {
     /// opens the store first.
     public func deviceStore(exclusiveWhenAlone: Bool) throws -> DeviceStore {
         try memoized("cloudsync.deviceStore") {
-            let path = DeviceStore.defaultPath(home: settings.home, account: settings.account, device: settings.device)
+            let path = settings.deviceStorePath
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
             return try DeviceStore(path: path, exclusiveWhenAlone: exclusiveWhenAlone)
         }
@@ -126,7 +126,7 @@ extension CloudSession {
 
     /// Where this device keeps the account's unwrapped data key (0600, folder 0700).
     public var dataKeyFile: String {
-        "\(context.settings.home)/keys/\(context.settings.account)/\(context.settings.device)/\(context.settings.container).key"
+        "\(context.settings.environmentHome)/keys/\(context.settings.account)/\(context.settings.device)/\(context.settings.container).key"
     }
 
     /// The data-key manager of this account and device.

@@ -69,7 +69,7 @@ enum CloudLiveValues {
     /// The keys of this device's copy of the key-value store (`kv get <Tab>`).
     static func keyValueKeys(_ query: LiveValueQuery) throws -> [String] {
         let settings = query.settings
-        let path = DeviceStore.defaultPath(home: settings.home, account: settings.account, device: settings.device)
+        let path = settings.deviceStorePath
         guard access(path, F_OK) == 0 else { return [] }
         return try DeviceStore(path: path).keyValues(container: settings.container).map(\.key)
     }

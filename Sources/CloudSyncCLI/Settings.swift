@@ -1,4 +1,5 @@
 import CloudSyncCloud
+import CloudSyncDevice
 
 /// The resolved global context of one invocation: which account, device and container it acts
 /// as, where the cloud and the local state are, and how to print. Built by `Settings.resolve`
@@ -67,6 +68,18 @@ public struct Settings: Sendable, Hashable {
             "CLOUDSYNC_HOME": home,
             "CLOUDSYNC_ENVIRONMENT": environment.rawValue,
         ]
+    }
+
+    /// Where this device's state for the environment lives: `home` for development (as before
+    /// environments existed), `<home>/production` for production, so that a device's cache,
+    /// change tokens, local store and data key never mix the two environments' data.
+    public var environmentHome: String {
+        environment == .development ? home : home + (home.hasSuffix("/") ? "" : "/") + "production"
+    }
+
+    /// This device's store file for the environment.
+    public var deviceStorePath: String {
+        DeviceStore.defaultPath(home: environmentHome, account: account, device: device)
     }
 
     /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite` (`sqlite:<home>/…` for a

@@ -80,6 +80,10 @@ struct SchemaCommandTests {
         #expect(cli.run(prod + ["record", "get", "n1"]).status == 3)
         let viaEnv = cli.run(["record", "get", "n1"], env: ["CLOUDSYNC_ENVIRONMENT": "production"])
         #expect(viaEnv.status == 3)
+        // The device keeps a local store per environment too.
+        ok(["store", "put", "Task", "t1", "--field", "title=dev"])
+        #expect(cli.run(prod + ["store", "get", "t1"]).status == 3)
+        ok(["store", "get", "t1"])
     }
 
     @Test func productionRefusesWhatTheSchemaLacks() throws {

@@ -10,7 +10,7 @@ extension OTPCommand {
     /// creates a device file.
     public static func liveNames(_ query: LiveValueQuery) throws -> [String] {
         let settings = query.settings
-        let path = DeviceStore.defaultPath(home: settings.home, account: settings.account, device: settings.device)
+        let path = settings.deviceStorePath
         guard access(path, F_OK) == 0 else { return [] }
         let store = OTPTokenStore(store: try DeviceStore(path: path), container: settings.container, device: settings.device)
         return try store.labelled().map(\.labels.name).sorted()
