@@ -2,6 +2,9 @@ import CloudSyncCore
 
 // libFuzzer target: the predicate language (`record query --where`, `store query`, query
 // subscriptions). Input: the predicate text, then `%@`/`%K` arguments, separated by NUL bytes.
+// An input starting with byte 1 is a nesting: a 16-bit little-endian count, then
+// `prefix NUL middle NUL suffix`, giving the text prefix×count + middle + suffix×count (so a
+// few bytes reach the deep nestings a recursive parser must refuse).
 // Checks: no crash; a parsed predicate evaluates on a record holding every field type; its
 // description parses back to a predicate with the same description (the documented round trip).
 
@@ -20,9 +23,24 @@ let sampleRecord = Record(
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func predicateFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let parts = Array(UnsafeBufferPointer(start: data, count: size)).split(separator: 0, omittingEmptySubsequences: false)
-    let text = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-    let arguments = parts.dropFirst().map { String(decoding: $0, as: UTF8.self) }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let text: String, arguments: [String]
+    if bytes.count >= 3, bytes[0] == 1 {
+        let count = Int(bytes[1]) | Int(bytes[2]) << 8
+        let parts = bytes[3...].split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map(Array.init)
+        let prefix = parts[0], middle = parts.count > 1 ? parts[1] : [], suffix = parts.count > 2 ? parts[2] : []
+        guard (prefix.count + suffix.count) * count <= 1 << 17 else { return -1 }
+        var nested: [UInt8] = []
+        for _ in 0..<count { nested += prefix }
+        nested += middle
+        for _ in 0..<count { nested += suffix }
+        text = String(decoding: nested, as: UTF8.self)
+        arguments = []
+    } else {
+        let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
+        text = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        arguments = parts.dropFirst().map { String(decoding: $0, as: UTF8.self) }
+    }
     guard let predicate = try? PredicateParser.parse(text, arguments: arguments) else { return 0 }
     _ = predicate.evaluate(sampleRecord)
     _ = predicate.referencedFields
