@@ -6,7 +6,8 @@ import CloudSyncDevice
 /// `$CLOUDSYNC_HOME/keys/<account>/<device>/<container>.pins`: a JSON object from each
 /// userRecordName to the fingerprints trusted for it, the latest last. The first key seen of an
 /// account is pinned; a different published key is refused for sending, and flagged, until
-/// `keys trust`. Messages sealed with any key once trusted still authenticate.
+/// `keys trust`. Messages sealed with any key once trusted still authenticate; first sight also
+/// trusts the previous keys the owner publishes.
 public struct KeyPins {
     /// The pin file.
     public let path: String
@@ -57,6 +58,11 @@ public struct KeyPins {
     /// Checks `identity` against the pins, pinning it on first sight (TOFU).
     public mutating func check(_ identity: PublishedIdentity) throws -> Standing {
         guard let pinned = pinned(identity.userRecordName) else {
+            // First sight trusts what the owner publishes: its key and the keys it rotated away
+            // from (so its older messages authenticate too); the current key is pinned last.
+            var list = identity.previousKeys.map(Identity.fingerprint)
+            list.removeAll { $0 == identity.fingerprint }
+            pins[identity.userRecordName] = list
             try pin(identity.fingerprint, for: identity.userRecordName)
             return .pinnedNow
         }
