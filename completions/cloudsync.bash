@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe keys otp tour repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe keys message otp tour repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -41,8 +41,14 @@ __cloudsync_table() {
     'subscribe delete') opts='--database' valopts='--database' ;;
     'subscribe listen') opts='--once --timeout --exec' valopts='--timeout --exec' ;;
     'subscribe init') opts='--zone --database --verify' valopts='--zone --database' ;;
-    'keys') subs='unlock lock status passphrase' ;;
+    'keys') subs='unlock lock status passphrase identity show trust rotate export-identity' ;;
     'keys passphrase') subs='change' ;;
+    'keys export-identity') opts='--output --all' valopts='--output' ;;
+    'message') subs='send inbox outbox read delete' ;;
+    'message send') opts='--file' valopts='--file' ;;
+    'message inbox') opts='--since --limit' valopts='--since --limit' ;;
+    'message outbox') opts='--since --limit' valopts='--since --limit' ;;
+    'message read') opts='--output' valopts='--output' ;;
     'otp') subs='add code verify list show rename remove import export sync' ;;
     'otp add') opts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file --generate' valopts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file' ;;
     'otp code') opts='--at --next' valopts='--at --next' ;;
@@ -91,6 +97,9 @@ __cloudsync_option_kind() {
     'subscribe list|--database') kind='values:private shared public' ;;
     'subscribe delete|--database') kind='values:private shared public' ;;
     'subscribe init|--database') kind='values:private shared' ;;
+    'keys export-identity|--output') kind=file ;;
+    'message send|--file') kind=file ;;
+    'message read|--output') kind=file ;;
     'otp add|--type') kind='values:totp hotp steam' ;;
     'otp add|--algorithm') kind='values:SHA1 SHA256 SHA512' ;;
     'otp add|--secret-file') kind=file ;;

@@ -158,3 +158,22 @@ struct MessageCommandTests {
         #expect(fx.run("alice", ["keys", "show", "nobody"]).status == 3)
     }
 }
+
+@Suite("message: live chat through a query subscription on the inbox")
+struct MessageLiveChatTests {
+    let fx = MessageFixture()
+
+    @Test func theDocumentedSubscriptionWakesTheRecipient() throws {
+        let bob = try #require(try fx.identity("bob")["userRecordName"]?.stringValue)
+        let create = fx.run("bob", ["subscribe", "create", "--query", "Message", "--where", "to == %@", "--arg", bob,
+                                    "--fires-on", "create", "--database", "public", "--id", "inbox"])
+        #expect(create.status == 0, "\(create.stderr)")
+        _ = try fx.send("alice", "bob", "are you there?")
+        _ = try fx.identity("carol")
+        _ = try fx.send("alice", "carol", "not for bob")
+        let listen = fx.run("bob", ["subscribe", "listen", "--timeout", "0", "--exec", #"cloudsync message read "$CLOUDSYNC_RECORD_NAME""#])
+        #expect(listen.status == 0, "\(listen.stderr)")
+        #expect(listen.stderr.contains("are you there?"))
+        #expect(!listen.stderr.contains("not for bob"))
+    }
+}

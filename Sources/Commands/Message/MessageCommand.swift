@@ -31,11 +31,12 @@ public enum MessageCommand {
             previousKeys BYTES_LIST); `keys export-identity` writes the private key as PKCS#8 \
             PEM (RFC 8410).
 
-            Live chat: make a query subscription on your inbox, then listen, e.g. \
+            Live chat: make a query subscription on your inbox once, then listen, e.g. \
             `cloudsync subscribe create --query Message --where 'to == %@' --arg USER \
-            --fires-on create --database public` (USER is the userRecordName that \
+            --fires-on create --database public --id inbox` (USER is the userRecordName that \
             `cloudsync keys identity --json` prints), then \
-            `cloudsync subscribe listen --exec 'cloudsync message inbox --limit 1'`.
+            `cloudsync subscribe listen --exec 'cloudsync message read "$CLOUDSYNC_RECORD_NAME"'` \
+            prints each new message as it arrives.
             """,
         examples: [Example("cloudsync message send bob 'lunch at noon?'", "Send Bob a text message."),
                    Example("cloudsync message send bob --file photo.jpg", "Send the bytes of a file."),
