@@ -156,6 +156,9 @@ struct MessageCommandTests {
         #expect(fx.run("bob", ["message", "inbox", "--limit", "0"]).status == 64)
         #expect(fx.run("bob", ["message", "inbox", "--since", "yesterday"]).status == 64)
         #expect(fx.run("alice", ["keys", "show", "nobody"]).status == 3)
+        // A note to self works from an account without an identity yet.
+        #expect(fx.run("dave", ["message", "send", "dave", "note to self"]).status == 0)
+        #expect(try fx.box("dave").first?["text"]?.stringValue == "note to self")
     }
 }
 

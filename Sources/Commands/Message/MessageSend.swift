@@ -22,6 +22,8 @@ enum MessageSend {
         let session = try context.session()
         let store = IdentityStore(session: session)
         let name = arguments.argument("account") ?? ""
+        // A note to self needs this account's identity before it can be looked up.
+        if name == session.account.name { _ = try store.current() }
         let recipient = try store.published(account: name)
         let me = session.account
         if recipient.userRecordName != me.userRecordName {
