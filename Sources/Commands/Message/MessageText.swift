@@ -10,9 +10,9 @@ enum MessageText {
         let time = ISO8601.format(milliseconds: message.envelope.sentAt)
         let who = outbox ? "to \(message.toName)" : "from \(message.fromName)"
         guard let plaintext = message.plaintext else {
-            return "\(time)  \(message.envelope.id)  \(.text(who)): \(.text(unauthenticated))"
+            return "\(time)  \(message.envelope.id)  \(who): \(.text(unauthenticated))"
         }
-        return "\(time)  \(message.envelope.id)  \(.text(who)): \(preview(plaintext))"
+        return "\(time)  \(message.envelope.id)  \(who): \(preview(plaintext))"
     }
 
     /// The first line, at most 60 characters, or `[N bytes]` for data that is not UTF-8 text.
