@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe schema keys otp tour repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe schema keys message otp tour repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -47,8 +47,14 @@ __cloudsync_table() {
     'schema deploy') opts='--dry-run' ;;
     'schema reset') opts='--yes' ;;
     'schema init') opts='--dry-run' ;;
-    'keys') subs='unlock lock status passphrase' ;;
+    'keys') subs='unlock lock status passphrase identity show trust rotate export-identity' ;;
     'keys passphrase') subs='change' ;;
+    'keys export-identity') opts='--output --all' valopts='--output' ;;
+    'message') subs='send inbox outbox read delete' ;;
+    'message send') opts='--file' valopts='--file' ;;
+    'message inbox') opts='--since --limit' valopts='--since --limit' ;;
+    'message outbox') opts='--since --limit' valopts='--since --limit' ;;
+    'message read') opts='--output' valopts='--output' ;;
     'otp') subs='add code verify list show rename remove import export sync' ;;
     'otp add') opts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file --generate' valopts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file' ;;
     'otp code') opts='--at --next' valopts='--at --next' ;;
@@ -98,6 +104,9 @@ __cloudsync_option_kind() {
     'subscribe delete|--database') kind='values:private shared public' ;;
     'subscribe init|--database') kind='values:private shared' ;;
     'schema export|--output' | 'schema export|-o') kind=file ;;
+    'keys export-identity|--output') kind=file ;;
+    'message send|--file') kind=file ;;
+    'message read|--output') kind=file ;;
     'otp add|--type') kind='values:totp hotp steam' ;;
     'otp add|--algorithm') kind='values:SHA1 SHA256 SHA512' ;;
     'otp add|--secret-file') kind=file ;;

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'otp' 'tour' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'tour' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -24,9 +24,11 @@ function __cloudsync_subcommands --argument-names path
         case 'schema'
             printf '%s\n' 'export' 'validate' 'import' 'diff' 'deploy' 'reset' 'init' 'show'
         case 'keys'
-            printf '%s\n' 'unlock' 'lock' 'status' 'passphrase'
+            printf '%s\n' 'unlock' 'lock' 'status' 'passphrase' 'identity' 'show' 'trust' 'rotate' 'export-identity'
         case 'keys passphrase'
             printf '%s\n' 'change'
+        case 'message'
+            printf '%s\n' 'send' 'inbox' 'outbox' 'read' 'delete'
         case 'otp'
             printf '%s\n' 'add' 'code' 'verify' 'list' 'show' 'rename' 'remove' 'import' 'export' 'sync'
     end
@@ -80,6 +82,16 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--zone' '--database'
         case 'schema export'
             printf '%s\n' '--output' '-o'
+        case 'keys export-identity'
+            printf '%s\n' '--output'
+        case 'message send'
+            printf '%s\n' '--file'
+        case 'message inbox'
+            printf '%s\n' '--since' '--limit'
+        case 'message outbox'
+            printf '%s\n' '--since' '--limit'
+        case 'message read'
+            printf '%s\n' '--output'
         case 'otp add'
             printf '%s\n' '--issuer' '--account-name' '--type' '--algorithm' '--digits' '--period' '--counter' '--note' '--secret-file'
         case 'otp code'
@@ -203,7 +215,8 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'store' -d 'Work with this 
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'kv' -d 'Get, set and sync the account\'s key-value store.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'subscribe' -d 'Subscribe to changes and listen for notifications.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'schema' -d 'Export, check, import and deploy the container\'s schema (.ckdb).'
-complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'Unlock, lock and re-wrap the account\'s data key for encrypted fields.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'The account\'s data key for encrypted fields, and its identity key for messages.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'message' -d 'Send and read end-to-end encrypted messages between accounts.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'otp' -d 'Manage 2FA tokens (TOTP, HOTP, Steam) and sync them between devices.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
@@ -428,6 +441,11 @@ complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'unlock' -d 'Unlock (or
 complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'lock' -d 'Forget the unlocked data key on this device.'
 complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'status' -d 'Whether this device holds the data key and the account has one.'
 complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'passphrase' -d 'Change the sync passphrase.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'identity' -d 'Show this account\'s identity key, creating and publishing it on first use.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'show' -d 'Show another account\'s published identity key and whether it is trusted here.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'trust' -d 'Pin an account\'s identity key by its fingerprint.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'rotate' -d 'Make a new identity key; the old ones stay so old messages still open.'
+complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'export-identity' -d 'Write the current identity private key as PKCS#8 PEM (mode 0600).'
 
 # cloudsync keys unlock
 
@@ -439,6 +457,41 @@ complete -c cloudsync -n '__cloudsync_arg \'keys\' 0' -a 'passphrase' -d 'Change
 complete -c cloudsync -n '__cloudsync_arg \'keys passphrase\' 0' -a 'change' -d 'Re-wrap the data key under a new passphrase (data is not re-encrypted).'
 
 # cloudsync keys passphrase change
+
+# cloudsync keys identity
+
+# cloudsync keys show
+
+# cloudsync keys trust
+
+# cloudsync keys rotate
+
+# cloudsync keys export-identity
+complete -c cloudsync -n '__cloudsync_at \'keys export-identity\'' -l output -r -F -d 'Where to write the PEM (created 0600; refuses to overwrite).'
+complete -c cloudsync -n '__cloudsync_at \'keys export-identity\'' -l all -d 'Every identity key, oldest first, not only the current one.'
+
+# cloudsync message
+complete -c cloudsync -n '__cloudsync_arg \'message\' 0' -a 'send' -d 'Encrypt a message to an account and store it in the public database.'
+complete -c cloudsync -n '__cloudsync_arg \'message\' 0' -a 'inbox' -d 'List the messages sent to this account, oldest first.'
+complete -c cloudsync -n '__cloudsync_arg \'message\' 0' -a 'outbox' -d 'List the messages this account sent, oldest first (from the sender\'s own sealed copy).'
+complete -c cloudsync -n '__cloudsync_arg \'message\' 0' -a 'read' -d 'Print one message (as its recipient, or from the sender\'s outbox copy).'
+complete -c cloudsync -n '__cloudsync_arg \'message\' 0' -a 'delete' -d 'Delete a message you sent, or hide a message you received from your inbox.'
+
+# cloudsync message send
+complete -c cloudsync -n '__cloudsync_at \'message send\'' -l file -r -F -d 'Send the bytes of FILE.'
+
+# cloudsync message inbox
+complete -c cloudsync -n '__cloudsync_at \'message inbox\'' -l since -x -d 'Only messages sent after TIME (ISO 8601, or ms since the epoch).'
+complete -c cloudsync -n '__cloudsync_at \'message inbox\'' -l limit -x -d 'Only the N most recent messages.'
+
+# cloudsync message outbox
+complete -c cloudsync -n '__cloudsync_at \'message outbox\'' -l since -x -d 'Only messages sent after TIME (ISO 8601, or ms since the epoch).'
+complete -c cloudsync -n '__cloudsync_at \'message outbox\'' -l limit -x -d 'Only the N most recent messages.'
+
+# cloudsync message read
+complete -c cloudsync -n '__cloudsync_at \'message read\'' -l output -r -F -d 'Write the plaintext bytes to FILE (created 0600).'
+
+# cloudsync message delete
 
 # cloudsync otp
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'add' -d 'Add a token; the secret comes from a prompt, stdin or a file, never the command line.'

@@ -141,6 +141,7 @@ extension ServiceCloud {
         assert(encodedFields.map { (try? RecordJSON.decodeFields(bytes: Array($0.utf8))) == record.fields } ?? true,
                "encodedFields of \(record.recordID.recordName) are not its fields")
         try ServiceRules.validateSave(record)
+        if request.scope == .public { try ServiceRules.validatePublicSave(record, caller: request.userRecordName) }
         let insertBlind = probe && policy == .ifServerRecordUnchanged && record.changeTag == nil
         let existing = insertBlind ? nil : try tx.loadRecord(record.recordID.recordName, zone: zone, dbID: dbID,
                                                              zoneID: request.zoneID(zone.name))

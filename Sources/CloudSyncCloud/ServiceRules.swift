@@ -78,6 +78,25 @@ public enum ServiceRules {
         }
     }
 
+    // MARK: Identities and messages in the public database
+
+    /// Checks a record saved in the public database against the identity rules: a record
+    /// named like a userRecordName (`_` and 32 hex digits), such as the `UserIdentity` record
+    /// that publishes an account's key, may be created only by that user, and a `UserIdentity`
+    /// must be so named; a `Message` must name its sender (`from`) as the caller. Otherwise anyone
+    /// could squat another account's public key or forge the sender of a message.
+    public static func validatePublicSave(_ record: Record, caller: String) throws(CloudError) {
+        let name = record.recordID.recordName
+        let userShaped = name.utf8.count == 33 && name.hasPrefix("_") && name.dropFirst().allSatisfy(\.isHexDigit)
+        if (userShaped || record.recordType == "UserIdentity") && name != caller {
+            throw CloudError(.permissionFailure,
+                             "record '\(name)' in the public database is the user record of another account; only that account can write it")
+        }
+        if record.recordType == "Message", case .reference(let from)? = record["from"], from.recordID.recordName != caller {
+            throw CloudError(.permissionFailure, "a Message's 'from' must be its sender's own user record")
+        }
+    }
+
     // MARK: Predicates
 
     /// Checks a predicate that the cloud evaluates (a query, a stored query subscription): at

@@ -85,6 +85,11 @@ public struct DataKeyManager {
         }
     }
 
+    /// Checks `passphrase` against a wrapped key: `permissionFailure` when it is wrong.
+    public static func verify(_ wrapped: JSONValue, passphrase: String) throws(CloudError) {
+        _ = try unwrap(wrapped, passphrase: passphrase)
+    }
+
     static func unwrap(_ wrapped: JSONValue, passphrase: String) throws(CloudError) -> [UInt8] {
         guard wrapped["version"]?.int64Value == 1, wrapped["kdf"]?.stringValue == "scrypt",
               let n = wrapped["n"]?.int64Value, let r = wrapped["r"]?.int64Value, let p = wrapped["p"]?.int64Value,

@@ -2,6 +2,7 @@ import CloudSyncCLI
 import FetchChangesCommand
 import KVCommand
 import KeysCommand
+import MessageCommand
 import OTPCommand
 import RecordCommand
 import SchemaCommand
@@ -25,6 +26,7 @@ registry.register("kv") { KVCommand.spec }
 registry.register("subscribe") { SubscribeCommand.spec }
 registry.register("schema") { SchemaCommand.spec }
 registry.register("keys") { KeysCommand.spec }
+registry.register("message") { MessageCommand.spec }
 registry.register("otp") { OTPCommand.spec }
 registry.register("tour") { TourCommand.spec }
 

@@ -32,6 +32,30 @@ struct AccessConformanceTests {
         #expect(try f.save([edit], alice)[0].fields["text"] == .string("bob was here"))
     }
 
+    /// Only a user writes the public record named by its userRecordName (its published identity
+    /// key), and a Message names its sender as `from`: no squatting, no forged sender.
+    @Test(arguments: CloudBackend.allCases)
+    func userRecordsAndMessageSendersBelongToTheirUser(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let alice = try f.request("alice", .public)
+        let bob = try f.request("bob", .public)
+        let key: [String: FieldValue] = ["publicKey": .bytes(Array(repeating: 9, count: 32))]
+        let squat = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record(alice.userRecordName, zone: "_defaultZone", bob,
+                                                                             type: "UserIdentity", fields: key)]), in: bob)
+        #expect(squat.errors.values.first?.code == .permissionFailure)
+        let misnamed = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("identity", zone: "_defaultZone", bob,
+                                                                                type: "UserIdentity", fields: key)]), in: bob)
+        #expect(misnamed.errors.values.first?.code == .permissionFailure)
+        #expect(try f.save([f.record(bob.userRecordName, zone: "_defaultZone", bob, type: "UserIdentity", fields: key)], bob).count == 1)
+        func message(from user: String) -> Record {
+            f.record("msg-1", zone: "_defaultZone", bob, type: "Message",
+                     fields: ["from": .reference(Reference(recordID: RecordID(recordName: user, zoneID: bob.zoneID("_defaultZone"))))])
+        }
+        let forged = try f.cloud.modifyRecords(ModifyRequest(saves: [message(from: alice.userRecordName)]), in: bob)
+        #expect(forged.errors.values.first?.code == .permissionFailure)
+        #expect(try f.save([message(from: bob.userRecordName)], bob).count == 1)
+    }
+
     @Test(arguments: CloudBackend.allCases)
     func sharedDatabaseHasNoZonesWithoutSharing(_ backend: CloudBackend) throws {
         let f = try backend.make()

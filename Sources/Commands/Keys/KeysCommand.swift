@@ -2,23 +2,30 @@ import CloudSyncCLI
 import CloudSyncCore
 import CloudSyncDevice
 
-/// `cloudsync keys`: the account's data key for encrypted fields.
+/// `cloudsync keys`: the account's data key for encrypted fields and identity key for messages.
 public enum KeysCommand {
     /// The command table entry.
     public static let spec = CommandSpec(
         name: "keys",
-        abstract: "Unlock, lock and re-wrap the account's data key for encrypted fields.",
+        abstract: "The account's data key for encrypted fields, and its identity key for messages.",
         discussion: """
             Encrypted fields are sealed on the device with the account's data key (AES-256-GCM). \
             The cloud holds that key only wrapped by a key derived from your sync passphrase with \
             scrypt. Each device unlocks once (no-echo prompt, or CLOUDSYNC_PASSPHRASE) and keeps \
             the key in a 0600 file under $CLOUDSYNC_HOME/keys/<account>/<device>/. Changing the passphrase re-wraps the \
             key; nothing is re-encrypted.
+
+            The identity key (X25519) encrypts and authenticates messages between accounts \
+            (`cloudsync message`): `keys identity` makes and publishes it, `keys show` and \
+            `keys trust` check and pin other accounts' keys, `keys rotate` replaces it and \
+            `keys export-identity` writes it as PKCS#8 PEM.
             """,
         examples: [Example("cloudsync keys unlock", "Unlock on this device (asks for the passphrase)."),
+                   Example("cloudsync keys show bob", "Bob's published identity key and whether it is trusted here."),
                    Example("CLOUDSYNC_PASSPHRASE=old CLOUDSYNC_NEW_PASSPHRASE=new cloudsync keys passphrase change",
                            "Change the passphrase in a script.")],
-        subcommands: [unlock, lock, status, passphrase])
+        subcommands: [unlock, lock, status, passphrase, KeysIdentity.identity, KeysIdentity.show, KeysIdentity.trust,
+                      KeysIdentity.rotate, KeysIdentity.export])
 
     /// A command's one-line result on stdout (nothing with --json, which has no result here).
     static func confirm(_ context: CommandContext, _ text: TerminalText) {

@@ -1,0 +1,54 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+import KeysCommand
+
+/// `cloudsync message inbox` and `message outbox`: queries on `to`/`from`, sorted by `sentAt`.
+enum MessageList {
+    static let listOptions = [
+        OptionSpec("since", value: "TIME", help: "Only messages sent after TIME (ISO 8601, or ms since the epoch)."),
+        OptionSpec("limit", value: "N", help: "Only the N most recent messages."),
+    ]
+
+    static let inbox = CommandSpec(
+        name: "inbox", abstract: "List the messages sent to this account, oldest first.",
+        discussion: "Messages that could not be authenticated are listed as such, without content; the others still list. Messages hidden with `message delete` on this device are left out.",
+        options: listOptions,
+        run: { context, arguments in try list(context, arguments, outbox: false) })
+
+    static let outbox = CommandSpec(
+        name: "outbox", abstract: "List the messages this account sent, oldest first (from the sender's own sealed copy).",
+        options: listOptions,
+        run: { context, arguments in try list(context, arguments, outbox: true) })
+
+    static func list(_ context: CommandContext, _ arguments: ParsedArguments, outbox: Bool) throws {
+        var predicates: [Predicate] = []
+        if let since = arguments.value("since") {
+            guard let ms = ISO8601.milliseconds(from: since) ?? Int64(since) else {
+                throw CLIError.usage("--since takes an ISO 8601 time (2026-01-31T12:00:00Z) or milliseconds since the epoch, not '\(since)'")
+            }
+            predicates.append(.comparison("sentAt", .greater, .timestamp(ms)))
+        }
+        var limit: Int?
+        if let text = arguments.value("limit") {
+            guard let n = Int(text), n > 0 else { throw CLIError.usage("--limit takes a positive number, not '\(text)'") }
+            limit = n
+        }
+        let session = try context.session()
+        let me = session.account.userRecordName
+        predicates.append(.comparison(outbox ? "from" : "to", .equal, .string(me)))
+        let records = try IdentityStore.queryAll(session, MessageScheme.recordType, .and(predicates),
+                                                 sort: [SortDescriptor("sentAt")], scope: .public)
+        let hidden = outbox ? [] : try HiddenMessages(session: session).ids
+        var envelopes = records.map(MessageEnvelope.init).filter { !hidden.contains($0.id) }
+        if let limit, envelopes.count > limit { envelopes = Array(envelopes.suffix(limit)) }
+        let opener = try MessageOpener(session: session)
+        let opened = envelopes.map { opener.open($0, asSender: outbox) }
+        if context.output.isJSON {
+            context.output.json(.object([("messages", .array(opened.map { MessageText.json($0, withContent: true) }))]))
+            return
+        }
+        if opened.isEmpty { context.output.info(outbox ? "no messages sent" : "no messages"); return }
+        for message in opened { context.output.line(MessageText.summary(message, outbox: outbox)) }
+    }
+}

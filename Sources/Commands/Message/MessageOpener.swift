@@ -1,0 +1,98 @@
+import CloudSyncCLI
+import CloudSyncCore
+import CloudSyncCrypto
+import KeysCommand
+
+/// A message as this account sees it: opened and authenticated, or not.
+struct OpenedMessage {
+    let envelope: MessageEnvelope
+    /// The correspondent's login (verified against the cloud), or their userRecordName.
+    let fromName: String
+    let toName: String
+    /// The plaintext, nil when the message could not be authenticated.
+    let plaintext: [UInt8]?
+    /// Why not, for --json (never content).
+    let problem: String?
+}
+
+/// Opens messages for one account: its own keys, the correspondents' published keys (cached),
+/// and the pins of this device.
+final class MessageOpener {
+    let session: CloudSession
+    let store: IdentityStore
+    let ownKeys: [IdentityKey]
+    var pins: KeyPins
+    private var identities: [String: PublishedIdentity?] = [:]
+    private var names: [String: String] = [:]
+
+    init(session: CloudSession) throws {
+        self.session = session
+        store = IdentityStore(session: session)
+        ownKeys = try store.ownKeys()
+        pins = try KeyPins(session: session)
+    }
+
+    var me: String { session.account.userRecordName }
+
+    func identity(_ userRecordName: String) -> PublishedIdentity? {
+        if let cached = identities[userRecordName] { return cached }
+        let found = try? store.published(userRecordName: userRecordName)
+        identities[userRecordName] = found
+        return found
+    }
+
+    /// The login of a userRecordName: the name its owner published, if the cloud agrees.
+    func name(_ userRecordName: String) -> String {
+        if userRecordName == me { return session.account.name }
+        if let known = names[userRecordName] { return known }
+        var name = userRecordName
+        if let claimed = identity(userRecordName)?.account,
+           (try? store.userRecordName(of: claimed)) == userRecordName {
+            name = claimed
+        }
+        names[userRecordName] = name
+        return name
+    }
+
+    func ownKey(_ fingerprint: String?) -> IdentityKey? {
+        guard let fingerprint else { return nil }
+        return ownKeys.first { $0.fingerprint == fingerprint }
+    }
+
+    /// Opens `envelope` as its recipient (`asSender` false) or as its sender (the outbox copy).
+    func open(_ envelope: MessageEnvelope, asSender: Bool) -> OpenedMessage {
+        func result(_ plaintext: [UInt8]?, _ problem: String?) -> OpenedMessage {
+            OpenedMessage(envelope: envelope, fromName: name(envelope.from), toName: name(envelope.to),
+                          plaintext: plaintext, problem: plaintext == nil ? problem : nil)
+        }
+        guard envelope.creator == envelope.from else { return result(nil, "the record was not saved by its sender") }
+        if asSender {
+            guard envelope.from == me, let key = ownKey(envelope.senderKeyID),
+                  let enc = envelope.outboxEnc, let ciphertext = envelope.outboxCiphertext else {
+                return result(nil, "no outbox copy sealed with one of your keys")
+            }
+            return result(MessageScheme.open(enc: enc, ciphertext: ciphertext, recordName: envelope.id, recipient: key.privateKey,
+                                             sender: key.publicKey), "the outbox copy does not open (tampered)")
+        }
+        guard envelope.to == me, let key = ownKey(envelope.keyID), let enc = envelope.enc, let ciphertext = envelope.ciphertext else {
+            return result(nil, "not sealed to one of your keys")
+        }
+        guard let senderKeyID = envelope.senderKeyID else { return result(nil, "no sender key") }
+        let senderKey: X25519PublicKey
+        if envelope.from == me {
+            guard let own = ownKey(senderKeyID) else { return result(nil, "unknown sender key") }
+            senderKey = own.publicKey
+        } else {
+            guard let identity = identity(envelope.from), let key = identity.key(withFingerprint: senderKeyID) else {
+                return result(nil, "the sender has not published that key")
+            }
+            if pins.pinned(envelope.from) == nil { _ = try? pins.check(identity) }
+            guard pins.trusts(senderKeyID, for: envelope.from) else {
+                return result(nil, "the sender's key is not trusted here (changed key; see `cloudsync keys show`)")
+            }
+            senderKey = key
+        }
+        return result(MessageScheme.open(enc: enc, ciphertext: ciphertext, recordName: envelope.id, recipient: key.privateKey,
+                                         sender: senderKey), "the message does not open (tampered, mis-addressed or not from its sender)")
+    }
+}

@@ -1,0 +1,51 @@
+import CloudSyncCLI
+import CloudSyncCore
+
+/// How messages show: one summary line, or JSON.
+enum MessageText {
+    static let unauthenticated = "could not be authenticated"
+
+    /// `2026-01-31T12:00:00.000Z  msg-…  from alice: first line…` (data escaped by Output).
+    static func summary(_ message: OpenedMessage, outbox: Bool) -> TerminalText {
+        let time = ISO8601.format(milliseconds: message.envelope.sentAt)
+        let who = outbox ? "to \(message.toName)" : "from \(message.fromName)"
+        guard let plaintext = message.plaintext else {
+            return "\(time)  \(message.envelope.id)  \(who): \(.text(unauthenticated))"
+        }
+        return "\(time)  \(message.envelope.id)  \(who): \(preview(plaintext))"
+    }
+
+    /// The first line, at most 60 characters, or `[N bytes]` for data that is not UTF-8 text.
+    static func preview(_ plaintext: [UInt8]) -> String {
+        guard let text = String(validating: plaintext, as: UTF8.self) else { return "[\(plaintext.count) bytes]" }
+        let first = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let cut = first.count > 60 ? String(first.prefix(60)) + "…" : first
+        return cut + (first.count < text.count && first.count <= 60 ? " …" : "")
+    }
+
+    /// The message as JSON: `text` when the plaintext is UTF-8, else `dataBase64`; nothing of
+    /// the content when it could not be authenticated.
+    static func json(_ message: OpenedMessage, withContent: Bool) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(message.envelope.id)),
+            ("from", .string(message.fromName)), ("fromUserRecordName", .string(message.envelope.from)),
+            ("to", .string(message.toName)), ("toUserRecordName", .string(message.envelope.to)),
+            ("sentAt", .string(ISO8601.format(milliseconds: message.envelope.sentAt))),
+            ("authenticated", .bool(message.plaintext != nil)),
+        ]
+        if let plaintext = message.plaintext {
+            members.append(("size", .int(Int64(plaintext.count))))
+            if withContent {
+                if let text = String(validating: plaintext, as: UTF8.self) {
+                    members.append(("text", .string(text)))
+                } else {
+                    members.append(("dataBase64", .string(Base64.encode(plaintext))))
+                }
+            }
+        } else {
+            members.append(("status", .string(unauthenticated)))
+            if let problem = message.problem { members.append(("reason", .string(problem))) }
+        }
+        return .object(members)
+    }
+}
