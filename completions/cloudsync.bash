@@ -21,13 +21,13 @@ __cloudsync_table() {
     'zone delete') opts='--yes --purge --database' valopts='--database' ;;
     'record') subs='save get delete query' ;;
     'record save') opts='--field --fields-json --zone --change-tag --policy --database' valopts='--field -f --fields-json --zone --change-tag --policy --database' ;;
-    'record get') opts='--zone --database' valopts='--zone --database' ;;
+    'record get') opts='--zone --database --asset-dir' valopts='--zone --database --asset-dir' ;;
     'record delete') opts='--zone --database' valopts='--zone --database' ;;
     'record query') opts='--where --arg --sort --limit --continuation --all --zone --database' valopts='--where --arg --sort --limit --continuation --zone --database' ;;
     'fetch-changes') opts='--zone --reset --limit --database' valopts='--zone --limit --database' ;;
     'store') subs='put get delete query history status sync config conflicts' ;;
     'store put') opts='--field --unset --encrypt --zone' valopts='--field -f --unset --encrypt --zone' ;;
-    'store get') opts='--zone' valopts='--zone' ;;
+    'store get') opts='--zone --asset-dir' valopts='--zone --asset-dir' ;;
     'store delete') opts='--zone' valopts='--zone' ;;
     'store query') opts='--where --arg --sort --limit --zone' valopts='--where --arg --sort --limit --zone' ;;
     'store history') opts='--since --limit' valopts='--since --limit' ;;
@@ -85,6 +85,7 @@ __cloudsync_option_kind() {
     'record save|--database') kind='values:private shared public' ;;
     'record get|--zone') kind=live ;;
     'record get|--database') kind='values:private shared public' ;;
+    'record get|--asset-dir') kind=file ;;
     'record delete|--zone') kind=live ;;
     'record delete|--database') kind='values:private shared public' ;;
     'record query|--zone') kind=live ;;
@@ -93,6 +94,7 @@ __cloudsync_option_kind() {
     'fetch-changes|--database') kind='values:private shared' ;;
     'store put|--zone') kind=live ;;
     'store get|--zone') kind=live ;;
+    'store get|--asset-dir') kind=file ;;
     'store delete|--zone') kind=live ;;
     'store query|--zone') kind=live ;;
     'kv set|--type') kind='values:string number bool data json' ;;

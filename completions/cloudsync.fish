@@ -47,7 +47,7 @@ function __cloudsync_value_options --argument-names path
         case 'record save'
             printf '%s\n' '--field' '-f' '--fields-json' '--zone' '--change-tag' '--policy' '--database'
         case 'record get'
-            printf '%s\n' '--zone' '--database'
+            printf '%s\n' '--zone' '--database' '--asset-dir'
         case 'record delete'
             printf '%s\n' '--zone' '--database'
         case 'record query'
@@ -57,7 +57,7 @@ function __cloudsync_value_options --argument-names path
         case 'store put'
             printf '%s\n' '--field' '-f' '--unset' '--encrypt' '--zone'
         case 'store get'
-            printf '%s\n' '--zone'
+            printf '%s\n' '--zone' '--asset-dir'
         case 'store delete'
             printf '%s\n' '--zone'
         case 'store query'
@@ -247,7 +247,7 @@ complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'delete' -d 'Delete r
 complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'query' -d 'Query records of a type with a predicate.'
 
 # cloudsync record save
-complete -c cloudsync -n '__cloudsync_at \'record save\'' -s f -l field -x -d 'A field (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -s f -l field -x -d 'A field (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l fields-json -r -F -d 'Fields as a JSON object {name: {value, type}}; - for stdin.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l change-tag -x -d 'The change tag of the version being replaced.'
@@ -259,6 +259,7 @@ complete -c cloudsync -n '__cloudsync_arg \'record save\' 1' -a '(__cloudsync_li
 # cloudsync record get
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
 complete -c cloudsync -n '__cloudsync_arg \'record get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync record delete
@@ -295,7 +296,7 @@ complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'config' -d 'Show or s
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'conflicts' -d 'Show the conflict log: every conflict and how it was resolved.'
 
 # cloudsync store put
-complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field to remove (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
@@ -304,6 +305,7 @@ complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live
 
 # cloudsync store get
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
 complete -c cloudsync -n '__cloudsync_arg \'store get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store delete

@@ -5,10 +5,35 @@
 /// - `BYTES`: base64; `REFERENCE`: `recordName[@zone][#DELETE_SELF]`; `LOCATION`: `lat,lon`;
 /// - `ASSETID`: `sha256hex:size`;
 /// - `<TYPE>_LIST`: comma-separated items, or a JSON array;
-/// - any type: a JSON value (`{…}` or `[…]`) in the Web Services form.
+/// - any type: a JSON value (`{…}` or `[…]`) in the Web Services form;
+/// - any type: `@FILE` (`@-` for stdin) reads the value from a file, when the caller gives a
+///   reader: BYTES and ASSETID take the file's bytes as they are, the other types its UTF-8 text
+///   parsed as above. `@@…` is a value that starts with `@`; a TIMESTAMP `@<digits>` stays
+///   epoch seconds.
 public enum FieldArgument {
+    /// Reads the contents of the file an `@FILE` value names (`-` is stdin).
+    public typealias FileReader = (String) throws(CloudError) -> [UInt8]
+
+    /// One parsed `--field`.
+    public struct Parsed: Sendable {
+        /// The field name.
+        public let name: String
+        /// The value. For an ASSETID read from a file this is `.bytes` of the contents, which the
+        /// caller uploads (the cloud) or keeps as BYTES (the local store makes every BYTES an asset).
+        public let value: FieldValue
+        /// True when the value is the contents of an asset file still to be uploaded.
+        public let isAssetContents: Bool
+    }
+
     /// Parses one `name[:TYPE]=value` argument.
     public static func parse(_ text: String, defaultZone: ZoneID) throws(CloudError) -> (String, FieldValue) {
+        let parsed = try parse(text, defaultZone: defaultZone, readFile: nil)
+        return (parsed.name, parsed.value)
+    }
+
+    /// Parses one `name[:TYPE]=value` argument, reading `@FILE` values with `readFile` (without a
+    /// reader `@…` is an ordinary value).
+    public static func parse(_ text: String, defaultZone: ZoneID, readFile: FileReader?) throws(CloudError) -> Parsed {
         guard let equals = text.firstIndex(of: "=") else {
             throw CloudError(.invalidArguments, "field \(NameRules.quoted(text)) must look like name=value or name:TYPE=value")
         }
@@ -26,7 +51,37 @@ public enum FieldArgument {
             type = parsed
         }
         try NameRules.validateIdentifier(name, kind: "field name")
-        return (name, try value(raw, type: type, field: name, defaultZone: defaultZone))
+        guard let readFile, raw.hasPrefix("@"), !isEpochSeconds(raw, type: type) else {
+            return Parsed(name: name, value: try value(raw, type: type, field: name, defaultZone: defaultZone),
+                          isAssetContents: false)
+        }
+        if raw.hasPrefix("@@") {
+            return Parsed(name: name, value: try value(String(raw.dropFirst()), type: type, field: name, defaultZone: defaultZone),
+                          isAssetContents: false)
+        }
+        let path = String(raw.dropFirst())
+        guard !path.isEmpty else {
+            throw CloudError(.invalidArguments, "field '\(name)': '@' must be followed by a file name (or - for stdin)")
+        }
+        let contents = try readFile(path)
+        if !type.isList, type.element == .bytes || type.element == .asset {
+            return Parsed(name: name, value: .bytes(contents), isAssetContents: type.element == .asset)
+        }
+        guard let fileText = String(validating: contents, as: UTF8.self) else {
+            throw CloudError(.invalidArguments, "field '\(name)': \(path == "-" ? "stdin" : NameRules.quoted(path)) is not UTF-8 text (use :BYTES or :ASSETID for binary data)")
+        }
+        var valueText = fileText
+        if type.element != .string, valueText.hasSuffix("\n") { valueText.removeLast() }
+        return Parsed(name: name, value: try value(valueText, type: type, field: name, defaultZone: defaultZone),
+                      isAssetContents: false)
+    }
+
+    /// True for a TIMESTAMP written as `@<epoch seconds>`, which `@` does not turn into a file.
+    static func isEpochSeconds(_ raw: String, type: FieldTypeName) -> Bool {
+        guard type.element == .timestamp, !type.isList else { return false }
+        var digits = raw.dropFirst()
+        if digits.first == "-" { digits = digits.dropFirst() }
+        return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
     }
 
     /// Parses a value of a known type.

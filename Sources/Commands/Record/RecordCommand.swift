@@ -27,7 +27,7 @@ public enum RecordCommand {
 
     static let get = CommandSpec(
         name: "get", abstract: "Fetch records by name.",
-        options: [zoneOption, databaseOption],
+        options: [zoneOption, databaseOption, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let session = try context.session()
@@ -40,6 +40,12 @@ public enum RecordCommand {
             for id in ids {
                 switch results[id] {
                 case .success(let record)?:
+                    if let directory = arguments.value("asset-dir") {
+                        let files = try AssetFiles.write(record.fields, to: directory) { reference in
+                            try session.cloud.fetchAsset(reference, in: request)
+                        }
+                        for file in files { context.output.info("\(record.recordID.recordName).\(file.field): \(file.path)") }
+                    }
                     if context.output.isJSON {
                         found.append(RecordJSON.encode(record))
                     } else {

@@ -15,7 +15,7 @@ enum RecordSave {
             --policy: changed-keys overwrites only the given fields, all-keys replaces the record.
             """,
         options: [
-            OptionSpec("field", short: "f", value: "NAME[:TYPE]=VALUE", help: "A field (repeatable).", repeatable: true),
+            FieldOptions.option(help: "A field (repeatable)."),
             OptionSpec("fields-json", value: "FILE", help: "Fields as a JSON object {name: {value, type}}; - for stdin.",
                        completion: .file),
             RecordCommand.zoneOption,
@@ -29,7 +29,9 @@ enum RecordSave {
                                  completion: .recordName)],
         examples: [Example("cloudsync record save Note n1 --field title=Hi --field tags:STRING_LIST=a,b", "Save a record."),
                    Example("echo '{\"n\":{\"value\":1,\"type\":\"INT64\"}}' | cloudsync record save Note n2 --fields-json -",
-                           "Fields from JSON.")],
+                           "Fields from JSON."),
+                   Example("cloudsync record save Photo p1 --field image:ASSETID=@photo.jpg --field body=@notes.txt",
+                           "Values from files: an asset is uploaded, a text file becomes a STRING.")],
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -51,9 +53,18 @@ enum RecordSave {
             do { json = try JSONValue.parse(text) } catch { throw CLIError.badInput("--fields-json: \(error)") }
             fields = try RecordJSON.decodeFields(json)
         }
-        for argument in arguments.values("field") {
-            let (key, value) = try FieldArgument.parse(argument, defaultZone: zone)
-            fields[key] = value
+        let parsed = try FieldOptions.parse(arguments, defaultZone: zone)
+        let uploads = parsed.filter(\.isAssetContents).compactMap { field -> [UInt8]? in
+            if case .bytes(let contents) = field.value { return contents }
+            return nil
+        }
+        var assets = uploads.isEmpty ? [] : try session.cloud.uploadAssets(uploads, in: request)[...]
+        for field in parsed {
+            if field.isAssetContents, let reference = assets.popFirst() {
+                fields[field.name] = .asset(reference)
+            } else {
+                fields[field.name] = field.value
+            }
         }
         var record = Record(recordID: RecordID(recordName: name, zoneID: zone), recordType: type, fields: fields)
         if let tag = arguments.value("change-tag") {

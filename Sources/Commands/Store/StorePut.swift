@@ -11,7 +11,7 @@ enum StorePut {
             others; --unset removes fields. A field keeps its type; a record keeps its type.
             """,
         options: [
-            OptionSpec("field", short: "f", value: "NAME[:TYPE]=VALUE", help: "A field to set (repeatable).", repeatable: true),
+            FieldOptions.option(help: "A field to set (repeatable)."),
             OptionSpec("unset", value: "NAME", help: "A field to remove (repeatable).", repeatable: true),
             OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
                        repeatable: true),
@@ -27,10 +27,8 @@ enum StorePut {
             let name = arguments.argument("name") ?? randomName()
             var fields: [String: FieldValue] = [:]
             let placeholder = ZoneID(zoneName: zone, ownerRecordName: ZoneID.currentUserOwner)
-            for argument in arguments.values("field") {
-                let (key, value) = try FieldArgument.parse(argument, defaultZone: placeholder)
-                fields[key] = value
-            }
+            // An ASSETID read from a file is kept as BYTES: sync sends every BYTES field as an asset.
+            for field in try FieldOptions.parse(arguments, defaultZone: placeholder) { fields[field.name] = field.value }
             let store = try context.deviceStore()
             for field in arguments.values("encrypt") { try NameRules.validateIdentifier(field, kind: "field name") }
             try EncryptionMarks.add(Set(arguments.values("encrypt")), recordType: type, store: store,

@@ -6,7 +6,7 @@ import CloudSyncDevice
 enum StoreRead {
     static let get = CommandSpec(
         name: "get", abstract: "Show records of the local store.",
-        options: [StoreCommand.zoneOption],
+        options: [StoreCommand.zoneOption, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
@@ -20,6 +20,13 @@ enum StoreRead {
                     continue
                 }
                 let pending = try store.isPending(container: container, zone: zone, name: name)
+                if let directory = arguments.value("asset-dir") {
+                    // The local store keeps asset contents as BYTES (sync turns them into assets).
+                    let files = try AssetFiles.write(record.fields, to: directory) { reference in
+                        throw CloudError(.assetFileNotFound, "asset \(reference.checksum.prefix(12))… is not on this device")
+                    }
+                    for file in files { context.output.info("\(name).\(file.field): \(file.path)") }
+                }
                 if context.output.isJSON {
                     found.append(StoreCommand.json(record, pending: pending))
                 } else {
