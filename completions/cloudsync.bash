@@ -25,7 +25,7 @@ __cloudsync_table() {
     'record delete') opts='--zone --database' valopts='--zone --database' ;;
     'record query') opts='--where --arg --sort --limit --continuation --all --zone --database' valopts='--where --arg --sort --limit --continuation --zone --database' ;;
     'fetch-changes') opts='--zone --reset --limit --database' valopts='--zone --limit --database' ;;
-    'store') subs='put get delete query history status sync config conflicts' ;;
+    'store') subs='put get delete query history status sync config conflicts export import' ;;
     'store put') opts='--field --unset --encrypt --zone' valopts='--field -f --unset --encrypt --zone' ;;
     'store get') opts='--zone --asset-dir' valopts='--zone --asset-dir' ;;
     'store delete') opts='--zone' valopts='--zone' ;;
@@ -33,6 +33,8 @@ __cloudsync_table() {
     'store history') opts='--since --limit' valopts='--since --limit' ;;
     'store sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
     'store conflicts') opts='--unresolved --limit' valopts='--limit' ;;
+    'store export') opts='--zone --type' valopts='--zone --type' ;;
+    'store import') opts='--zone --batch-size' valopts='--zone --batch-size' ;;
     'kv') subs='get set delete list sync' ;;
     'kv set') opts='--type --file' valopts='--type --file' ;;
     'subscribe') subs='create list delete listen init unregister' ;;
@@ -97,6 +99,9 @@ __cloudsync_option_kind() {
     'store get|--asset-dir') kind=file ;;
     'store delete|--zone') kind=live ;;
     'store query|--zone') kind=live ;;
+    'store export|--zone') kind=live ;;
+    'store export|--type') kind=live ;;
+    'store import|--zone') kind=live ;;
     'kv set|--type') kind='values:string number bool data json' ;;
     'kv set|--file') kind=file ;;
     'subscribe create|--database') kind='values:private shared public' ;;
@@ -139,6 +144,7 @@ __cloudsync_argument_kind() {
     'store query|'0) kind=live ;;
     'store sync|'0) kind='values:on off' ;;
     'store config|'0) kind='values:merge-policy force-data' ;;
+    'store import|'0) kind=file ;;
     'kv get|'0) kind=live ;;
     'kv set|'0) kind=live ;;
     'kv delete|'0) kind=live ;;

@@ -16,7 +16,7 @@ function __cloudsync_subcommands --argument-names path
         case 'record'
             printf '%s\n' 'save' 'get' 'delete' 'query'
         case 'store'
-            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts'
+            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts' 'export' 'import'
         case 'kv'
             printf '%s\n' 'get' 'set' 'delete' 'list' 'sync'
         case 'subscribe'
@@ -68,6 +68,10 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--batch-size'
         case 'store conflicts'
             printf '%s\n' '--limit'
+        case 'store export'
+            printf '%s\n' '--zone' '--type'
+        case 'store import'
+            printf '%s\n' '--zone' '--batch-size'
         case 'kv set'
             printf '%s\n' '--type' '--file'
         case 'subscribe create'
@@ -294,6 +298,8 @@ complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'status' -d 'Pending c
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'sync' -d 'Sync with the cloud, or turn sync on or off for the account.'
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'config' -d 'Show or set the store\'s sync settings.'
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'conflicts' -d 'Show the conflict log: every conflict and how it was resolved.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'export' -d 'Write the local store\'s records as NDJSON (one record a line).'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'import' -d 'Read NDJSON records (as \'store export\' writes them) into the local store.'
 
 # cloudsync store put
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
@@ -340,6 +346,15 @@ complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy f
 # cloudsync store conflicts
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l unresolved -d 'Only conflicts still waiting.'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l limit -x -d 'At most N entries (default 50).'
+
+# cloudsync store export
+complete -c cloudsync -n '__cloudsync_at \'store export\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
+complete -c cloudsync -n '__cloudsync_at \'store export\'' -l type -x -a '(__cloudsync_live)' -d 'Only records of this type.'
+
+# cloudsync store import
+complete -c cloudsync -n '__cloudsync_at \'store import\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_at \'store import\'' -l batch-size -x -d 'Records per transaction (default 1000).'
+complete -c cloudsync -n '__cloudsync_arg \'store import\' 0' -F -d 'NDJSON file; - for stdin.'
 
 # cloudsync kv
 complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'get' -d 'Print a key\'s value.'

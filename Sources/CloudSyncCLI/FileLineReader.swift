@@ -16,12 +16,16 @@ public final class FileLineReader {
     private var atEnd = false
     /// The number of the last physical line read (1-based).
     public private(set) var lineNumber = 0
-    /// True when reading stopped at a line longer than `maximumLineBytes`.
+    /// True when reading stopped at a line longer than the limit.
     public private(set) var overlong = false
 
-    /// A reader of `fd` (which it does not close).
-    public init(fd: Int32) {
+    /// The longest line this reader takes.
+    private let limit: Int
+
+    /// A reader of `fd` (which it does not close), taking lines of at most `maximumLineBytes`.
+    public init(fd: Int32, maximumLineBytes: Int = FileLineReader.maximumLineBytes) {
         self.fd = fd
+        self.limit = maximumLineBytes
     }
 
     /// The next logical line and the number of its first physical line, or nil at the end (or
@@ -32,7 +36,7 @@ public final class FileLineReader {
         while CommandLineSplitter.continues(text), let more = nextLine() {
             text.removeLast()
             text += more
-            if text.utf8.count > Self.maximumLineBytes { return stop() }
+            if text.utf8.count > limit { return stop() }
         }
         return (number, text)
     }
@@ -49,7 +53,7 @@ public final class FileLineReader {
                 return String(decoding: line, as: UTF8.self)
             }
             scanned = buffer.count
-            if buffer.count - start > Self.maximumLineBytes { return stop() }
+            if buffer.count - start > limit { return stop() }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 let line = buffer[start...]

@@ -22,39 +22,48 @@ extension DeviceStore {
         for key in fields.keys { try ServiceRules.validateAppFieldName(key) }
         return try guarded {
             try connection.transaction(.immediate) {
-                let existing = try loadLocal(container: container, zone: zone, name: name)
-                var merged = existing?.fields ?? [:]
-                if let existing {
-                    guard existing.recordType == type else {
-                        throw CloudError(.invalidArguments, "record '\(name)' is a \(existing.recordType), not a \(type)")
-                    }
-                    for (key, value) in fields {
-                        if let old = existing.fields[key], old.typeName != value.typeName {
-                            throw CloudError(.invalidArguments,
-                                             "field '\(key)' of '\(name)' is \(old.typeName); got \(value.typeName)")
-                        }
-                    }
-                }
-                for key in unset { merged[key] = nil }
-                for (key, value) in fields { merged[key] = value }
-                let record = LocalRecord(zoneName: zone, recordName: name, recordType: type, fields: merged, modified: now)
-                let size = Record(recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone, ownerRecordName: "")),
-                                  recordType: type, fields: merged).estimatedSize
-                if size > 50 * 1_048_576 {
-                    throw CloudError(.limitExceeded, "record '\(name)' would be \(size) bytes; the local store takes at most 50 MB per record")
-                }
-                if author == LocalStoreDefaults.localAuthor {
-                    try checkPushedSize(container: container, name: name, type: type, fields: merged)
-                }
-                try writeLocal(record, container: container)
-                let keys = (Array(fields.keys) + unset.filter { existing?.fields[$0] != nil }).sorted()
-                let change = HistoryChange(zoneName: zone, recordName: name, recordType: type,
-                                           kind: existing == nil ? .insert : .update, changedKeys: keys)
+                let (record, change) = try stagePut(container: container, zone: zone, name: name, type: type, fields: fields,
+                                                    unset: unset, author: author, now: now)
                 let txn = try recordHistory(container: container, changes: [change], device: device, author: author, now: now,
                                             markPending: author == LocalStoreDefaults.localAuthor)
                 return (record, txn)
             }
         }
+    }
+
+    /// The write of `put` inside the caller's transaction, without its history: the record as
+    /// stored and its history change.
+    func stagePut(container: String, zone: String, name: String, type: String, fields: [String: FieldValue],
+                  unset: [String], author: String, now: Int64) throws -> (LocalRecord, HistoryChange) {
+        let existing = try loadLocal(container: container, zone: zone, name: name)
+        var merged = existing?.fields ?? [:]
+        if let existing {
+            guard existing.recordType == type else {
+                throw CloudError(.invalidArguments, "record '\(name)' is a \(existing.recordType), not a \(type)")
+            }
+            for (key, value) in fields {
+                if let old = existing.fields[key], old.typeName != value.typeName {
+                    throw CloudError(.invalidArguments,
+                                     "field '\(key)' of '\(name)' is \(old.typeName); got \(value.typeName)")
+                }
+            }
+        }
+        for key in unset { merged[key] = nil }
+        for (key, value) in fields { merged[key] = value }
+        let record = LocalRecord(zoneName: zone, recordName: name, recordType: type, fields: merged, modified: now)
+        let size = Record(recordID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone, ownerRecordName: "")),
+                          recordType: type, fields: merged).estimatedSize
+        if size > 50 * 1_048_576 {
+            throw CloudError(.limitExceeded, "record '\(name)' would be \(size) bytes; the local store takes at most 50 MB per record")
+        }
+        if author == LocalStoreDefaults.localAuthor {
+            try checkPushedSize(container: container, name: name, type: type, fields: merged)
+        }
+        try writeLocal(record, container: container)
+        let keys = (Array(fields.keys) + unset.filter { existing?.fields[$0] != nil }).sorted()
+        let change = HistoryChange(zoneName: zone, recordName: name, recordType: type,
+                                   kind: existing == nil ? .insert : .update, changedKeys: keys)
+        return (record, change)
     }
 
     /// Deletes a local record (history + pending). Returns nil when there was no such record.

@@ -50,7 +50,7 @@ struct TerminalEscapesEndToEndTests {
         #expect(get.status == 0)
         expectShown(get, "record get")
         // JSON is left as the JSON writer escapes it: the exact value comes back.
-        let json = try? cli.run(["record", "get", "p1", "--database", "public", "--json"], env: bob).json()
+        let json = try? cli.run(["record", "get", "p1", "--database", "public", "--json"], env: bob).firstRecord()
         #expect(json?["fields"]?["title"]?["value"]?.stringValue == Self.value)
     }
 

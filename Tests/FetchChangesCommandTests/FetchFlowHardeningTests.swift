@@ -115,7 +115,7 @@ struct FetchFlowHardeningTests {
         #expect(try sync.json()["events"]?.arrayValue?.first?["event"] == .string("epochChanged"))
         #expect(try sync.json()["pending"] == .int(0))
         #expect(cli.run(["store", "sync"], device: "d2").status == 0)
-        let got = try cli.run(["store", "get", "x", "--json"], device: "d2").json()
+        let got = try cli.run(["store", "get", "x", "--json"], device: "d2").firstRecord()
         #expect(got["fields"]?["v"]?["value"] == .string("1"), "d1's record reached the new cloud")
     }
 }

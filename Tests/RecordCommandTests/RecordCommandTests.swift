@@ -27,7 +27,7 @@ struct RecordCommandTests {
         #expect(fields["where"]?["value"]?["latitude"] == .double(52.52))
         #expect(fields["tags"]?["type"]?.stringValue == "STRING_LIST")
         #expect(fields["nums"]?["value"] == .array([.int(1), .int(2), .int(3)]))
-        let fetched = try cli.run(["record", "get", "n1", "--json"], device: "phone").json()
+        let fetched = try cli.run(["record", "get", "n1", "--json"], device: "phone").firstRecord()
         #expect(fetched == record)
         let text = cli.run(["record", "get", "n1"])
         #expect(text.stdout.contains("Hello, world") && text.stdout.contains("change tag"))
@@ -62,7 +62,7 @@ struct RecordCommandTests {
             #expect(result.status == 65, "\(extra): \(result.status) \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(extra): one line")
         }
-        let kept = try cli.run(["record", "get", "n1", "--json"]).json()
+        let kept = try cli.run(["record", "get", "n1", "--json"]).firstRecord()
         #expect(kept["fields"]?["count"]?["value"] == .int(5))
     }
 
@@ -112,7 +112,7 @@ struct RecordCommandTests {
 
     @Test func publicDatabasePermissions() throws {
         #expect(cli.run(["record", "save", "Post", "p1", "--database", "public", "--field", "text=hi"]).status == 0)
-        let read = try cli.run(["--account", "bob", "record", "get", "p1", "--database", "public", "--json"]).json()
+        let read = try cli.run(["--account", "bob", "record", "get", "p1", "--database", "public", "--json"]).firstRecord()
         #expect(read["fields"]?["text"]?["value"]?.stringValue == "hi")
         let tag = try #require(read["recordChangeTag"]?.stringValue)
         let denied = cli.run(["--account", "bob", "record", "save", "Post", "p1", "--database", "public",

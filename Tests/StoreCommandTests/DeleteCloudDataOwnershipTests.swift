@@ -32,7 +32,7 @@ struct DeleteCloudDataOwnershipTests {
         #expect(off.stdout.contains("deleted zone com.apple.coredata.cloudkit.zone from the cloud"))
         #expect(!off.stdout.contains("Notes"), "\(off.stdout)")
         #expect(try zones() == ["Notes", "_defaultZone"])
-        let note = try cli.run(["record", "get", "a", "--zone", "Notes", "--json"]).json()
+        let note = try cli.run(["record", "get", "a", "--zone", "Notes", "--json"]).firstRecord()
         #expect(note["fields"]?["t"]?["value"] == .string("1"))
     }
 
@@ -63,6 +63,6 @@ struct DeleteCloudDataOwnershipTests {
         #expect(on.status == 0, "\(on.stderr)")
         #expect(try on.json()["saved"] == .int(1))
         #expect(try zones() == ["Notes", "Work", "_defaultZone"])
-        #expect(try cli.run(["record", "get", "b", "--zone", "Notes", "--json"]).json()["fields"]?["t"]?["value"] == .string("2"))
+        #expect(try cli.run(["record", "get", "b", "--zone", "Notes", "--json"]).firstRecord()["fields"]?["t"]?["value"] == .string("2"))
     }
 }

@@ -21,9 +21,9 @@ struct EncryptedFieldTests {
         setUp()
         let phone = cli.run(["store", "sync"], device: "phone")
         #expect(phone.status == 0, "\(phone.stderr)")
-        let record = try cli.run(["store", "get", "bank", "--json"], device: "phone").json()
+        let record = try cli.run(["store", "get", "bank", "--json"], device: "phone").firstRecord()
         #expect(record["fields"]?["password"]?["value"]?.stringValue == "Sup3rSecretPlaintext")
-        let cloud = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).json()
+        let cloud = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).firstRecord()
         #expect(cloud["fields"]?["password"]?["type"]?.stringValue == "ENCRYPTED_BYTES")
         #expect(cloud["fields"]?["user"]?["value"]?.stringValue == "alice")
         // The raw cloud files hold no plaintext of the encrypted field.
@@ -35,14 +35,14 @@ struct EncryptedFieldTests {
         #expect(cli.run(["store", "put", "Login", "bank", "--field", "password=NewSecretValue"], device: "phone").status == 0)
         #expect(cli.run(["store", "sync"], device: "phone").status == 0)
         #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
-        #expect(try cli.run(["store", "get", "bank", "--json"], device: "laptop").json()["fields"]?["password"]?["value"]?.stringValue == "NewSecretValue")
-        let after = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).json()
+        #expect(try cli.run(["store", "get", "bank", "--json"], device: "laptop").firstRecord()["fields"]?["password"]?["value"]?.stringValue == "NewSecretValue")
+        let after = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).firstRecord()
         #expect(after["fields"]?["password"]?["type"]?.stringValue == "ENCRYPTED_BYTES")
     }
 
     @Test func ciphertextMovedToAnotherRecordIsRejected() throws {
         setUp()
-        let cloud = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).json()
+        let cloud = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).firstRecord()
         let box = try #require(cloud["fields"]?["password"]?["value"]?.stringValue)
         let fields = #"{"user": {"value": "mallory", "type": "STRING"}, "password": {"value": "\#(box)", "type": "ENCRYPTED_BYTES"}}"#
         #expect(cli.run(["record", "save", "Login", "stolen", "--zone", zone, "--fields-json", "-"], stdin: fields).status == 0)
@@ -54,7 +54,7 @@ struct EncryptedFieldTests {
 
     @Test func tamperedCiphertextIsRejected() throws {
         setUp()
-        let cloud = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).json()
+        let cloud = try cli.run(["record", "get", "bank", "--zone", zone, "--json"]).firstRecord()
         var box = try #require(cloud["fields"]?["password"]?["value"]?.stringValue.flatMap(Base64.decode))
         box[box.count - 3] ^= 0x40
         let tag = try #require(cloud["recordChangeTag"]?.stringValue)
@@ -80,7 +80,7 @@ struct EncryptedFieldTests {
         #expect(cli.run(["keys", "unlock"], device: "tv", env: ["CLOUDSYNC_PASSPHRASE": "new phrase"]).status == 0)
         let tv = cli.run(["store", "sync"], device: "tv", env: ["CLOUDSYNC_PASSPHRASE": "new phrase"])
         #expect(tv.status == 0, "\(tv.stderr)")
-        #expect(try cli.run(["store", "get", "bank", "--json"], device: "tv").json()["fields"]?["password"]?["value"]?.stringValue == "Sup3rSecretPlaintext")
+        #expect(try cli.run(["store", "get", "bank", "--json"], device: "tv").firstRecord()["fields"]?["password"]?["value"]?.stringValue == "Sup3rSecretPlaintext")
         let status = try cli.run(["keys", "status", "--json"], device: "tv").json()
         #expect(status["unlocked"] == .bool(true) && status["accountHasKey"] == .bool(true))
         #expect(cli.run(["keys", "lock"], device: "tv").status == 0)

@@ -53,7 +53,7 @@ struct StoreCommandTests {
         #expect(offline.run(["store", "put", "Note", "n1", "--field", "title=Hi", "--field", "n:INT64=1"]).status == 0)
         #expect(offline.run(["store", "put", "Note", "n1", "--field", "n:INT64=2", "--unset", "title"]).status == 0)
         #expect(offline.run(["store", "put", "Note", "n2", "--field", "n:INT64=5"]).status == 0)
-        let got = try offline.run(["store", "get", "n1", "--json"]).json()
+        let got = try offline.run(["store", "get", "n1", "--json"]).firstRecord()
         #expect(got["fields"]?["n"]?["value"] == .int(2))
         #expect(got["fields"]?["title"] == nil)
         #expect(got["pending"] == .bool(true))
@@ -161,7 +161,7 @@ struct StoreCommandTests {
         }
         // The edit time travels in the cloud record; the local model never sees the field.
         let cloud = try cli.run(["record", "get", "n1", "--zone", "com.apple.coredata.cloudkit.zone", "--json"],
-                                device: "auditor").json()
+                                device: "auditor").firstRecord()
         #expect(cloud["fields"]?["CD_editedAt"]?["type"] == .string("TIMESTAMP"))
         #expect(try records("phone")["n1"]?["CD_editedAt"] == nil)
     }

@@ -86,7 +86,7 @@ struct StoreRulesTests {
             #expect(failed.isEmpty, "\(failed)")
         }
         #expect(cli.run(["store", "sync"], device: "d0").status == 0)
-        let shared = try cli.run(["store", "get", "shared", "--json"], device: "d0").json()
+        let shared = try cli.run(["store", "get", "shared", "--json"], device: "d0").firstRecord()
         #expect(shared["fields"]?.objectValue?.count == 1 + 3 * devices.count, "every device's field was merged")
     }
 }

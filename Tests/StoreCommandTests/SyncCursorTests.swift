@@ -10,7 +10,7 @@ struct SyncCursorTests {
     var cli: BinaryRunner { BinaryRunner(home: home.path) }
 
     func fields(_ device: String, _ name: String) throws -> JSONValue? {
-        try cli.run(["store", "get", name, "--json"], device: device).json()["fields"]
+        try cli.run(["store", "get", name, "--json"], device: device).firstRecord()["fields"]
     }
 
     /// The local store of a device as (record name -> fields), with the pending count.

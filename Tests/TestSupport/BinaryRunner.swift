@@ -12,6 +12,9 @@ public struct ProcessResult: Sendable {
     /// stdout parsed as one JSON document.
     public func json() throws -> JSONValue { try JSONValue.parse(stdout) }
 
+    /// The first record of a `{"records": […]}` reply (`record get`, `store get`), or null.
+    public func firstRecord() throws -> JSONValue { try json()["records"]?.arrayValue?.first ?? .null }
+
     /// stdout parsed as NDJSON (one document per non-empty line).
     public func ndjson() throws -> [JSONValue] {
         try stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }

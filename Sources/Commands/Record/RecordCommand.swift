@@ -55,13 +55,19 @@ public enum RecordCommand {
                     }
                 case .failure(let error)?:
                     if firstError == nil { firstError = error }
-                    if ids.count > 1 { context.output.warning("\(error.reason)") }
+                    if context.output.isJSON {
+                        // Apple's lookup reply: a failed record is an error dictionary in `records`.
+                        found.append(.object([("recordName", .string(id.recordName)), ("reason", .string(error.reason)),
+                                              ("serverErrorCode", .string(error.code.serverErrorCode))]))
+                    } else if ids.count > 1 {
+                        context.output.warning("\(error.reason)")
+                    }
                 case nil:
                     break
                 }
             }
-            if context.output.isJSON && !found.isEmpty {
-                context.output.json(ids.count == 1 ? found[0] : .object([("records", .array(found))]))
+            if context.output.isJSON {
+                context.output.json(.object([("records", .array(found))]))
             }
             if let firstError { throw firstError }
         })

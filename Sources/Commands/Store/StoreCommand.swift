@@ -27,7 +27,8 @@ public enum StoreCommand {
             Example("cloudsync store config merge-policy server", "Let the cloud win conflicts."),
         ],
         subcommands: [StorePut.spec, StoreRead.get, StorePut.delete, StoreRead.query, StoreHistory.spec,
-                      StoreStatus.spec, StoreSync.spec, StoreConfig.spec, StoreStatus.conflicts])
+                      StoreStatus.spec, StoreSync.spec, StoreConfig.spec, StoreStatus.conflicts,
+                      StoreTransfer.export, StoreTransfer.import])
 
     /// The container the store of this invocation works in.
     static func container(_ context: CommandContext) -> String { context.settings.container }
@@ -39,16 +40,18 @@ public enum StoreCommand {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
-    /// A local record as a Web Services record dictionary, with `pending` added.
+    /// A local record as a Web Services record dictionary (as `record get --json` prints one),
+    /// with `pending` added: the one shape of `store get`, `store query` and `store export`.
     static func json(_ record: LocalRecord, pending: Bool) -> JSONValue {
-        .object([("recordName", .string(record.recordName)), ("recordType", .string(record.recordType)),
-                 ("fields", RecordJSON.encode(fields: record.fields)), ("modified", .int(record.modified)),
-                 ("zoneID", .object([("zoneName", .string(record.zoneName))])), ("pending", .bool(pending))])
+        guard case .object(var pairs) = RecordJSON.encode(asRecord(record)) else { return .null }
+        pairs.append(("pending", .bool(pending)))
+        return .object(pairs)
     }
 
-    /// The record as the shared formatter shows it.
+    /// The record as the shared formatter shows it (in the current user's zone).
     static func asRecord(_ record: LocalRecord) -> Record {
-        Record(recordID: RecordID(recordName: record.recordName, zoneID: ZoneID(zoneName: record.zoneName, ownerRecordName: "")),
+        Record(recordID: RecordID(recordName: record.recordName,
+                                  zoneID: ZoneID(zoneName: record.zoneName, ownerRecordName: ZoneID.currentUserOwner)),
                recordType: record.recordType, fields: record.fields)
     }
 }

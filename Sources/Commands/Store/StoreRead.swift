@@ -37,7 +37,7 @@ enum StoreRead {
                 }
             }
             if context.output.isJSON, !found.isEmpty {
-                context.output.json(found.count == 1 ? found[0] : .object([("records", .array(found))]))
+                context.output.json(.object([("records", .array(found))]))
             }
             if !missing.isEmpty {
                 throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
@@ -73,7 +73,15 @@ enum StoreRead {
             }
             let sorted = Array(sort.apply(to: matches).prefix(limit))
             if context.output.isJSON {
-                context.output.json(.object([("records", .array(sorted.map(RecordJSON.encode)))]))
+                let container = StoreCommand.container(context)
+                var records: [JSONValue] = []
+                for record in sorted {
+                    let local = LocalRecord(zoneName: record.recordID.zoneID.zoneName, recordName: record.recordID.recordName,
+                                            recordType: record.recordType, fields: record.fields, modified: 0)
+                    let pending = try store.isPending(container: container, zone: local.zoneName, name: local.recordName)
+                    records.append(StoreCommand.json(local, pending: pending))
+                }
+                context.output.json(.object([("records", .array(records))]))
             } else {
                 context.output.table(["NAME", "ZONE", "FIELDS"], sorted.map {
                     [$0.recordID.recordName, $0.recordID.zoneID.zoneName, RecordFormatting.fieldSummary($0)]
