@@ -80,12 +80,14 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SchemaCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Schema",
                 swiftSettings: strict),
+        .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Whoami",
+                swiftSettings: strict),
 
         .executableTarget(name: "cloudsync",
                           dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
                                          "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                          "MessageCommand", "OTPCommand",
-                                         "ReplCommand", "SubscribeCommand", "SchemaCommand"],
+                                         "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
@@ -134,6 +136,7 @@ let package = Package(
         .testTarget(name: "MessageCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "WhoamiCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 

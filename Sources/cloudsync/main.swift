@@ -10,6 +10,7 @@ import ReplCommand
 import StoreCommand
 import SubscribeCommand
 import TourCommand
+import WhoamiCommand
 import ZoneCommand
 
 /// The version `cloudsync --version` prints.
@@ -29,6 +30,7 @@ registry.register("keys") { KeysCommand.spec }
 registry.register("message") { MessageCommand.spec }
 registry.register("otp") { OTPCommand.spec }
 registry.register("tour") { TourCommand.spec }
+registry.register("whoami") { WhoamiCommand.spec }
 
 /// Live completion values for the REPL and the shell scripts (zone names, record types, record
 /// names); a family that brings a new CompletionKind adds its provider with `.adding(_:_:)`.

@@ -1,0 +1,59 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncDevice
+
+/// `cloudsync whoami`: who and where this invocation acts as, as `gh auth status` tells it.
+public enum WhoamiCommand {
+    /// The CloudKit environment. There is no option for it yet: every container is in development.
+    static let environment = "development"
+
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "whoami",
+        abstract: "Show the account, device, container and cloud this command line acts as.",
+        discussion: """
+            Prints the account and its user record name (from the cloud; empty with a note when \
+            the cloud cannot be reached), the device, the container, the environment, the cloud \
+            (a server's password masked) and whether sync is on for the account on this device.
+            """,
+        examples: [Example("cloudsync whoami", "Show who and where."),
+                   Example("cloudsync --account bob whoami --json", "The same as JSON, for another account.")],
+        run: run)
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let settings = context.settings
+        let cloud = try CloudLocator(parsing: settings.cloudURL).displayName
+        var userRecordName: String?
+        var unreachable: String?
+        do {
+            userRecordName = try context.session().account.userRecordName
+        } catch let error as CloudError {
+            unreachable = error.reason
+        }
+        let syncOn = try SyncToggle.isOn(store: try context.deviceStore(), container: settings.container)
+        if context.output.isJSON {
+            context.output.json(.object([
+                ("account", .string(settings.account)),
+                ("userRecordName", userRecordName.map(JSONValue.string) ?? .null),
+                ("device", .string(settings.device)),
+                ("container", .string(settings.container)),
+                ("environment", .string(environment)),
+                ("cloud", .string(cloud)),
+                ("syncEnabled", .bool(syncOn)),
+            ]))
+            return
+        }
+        context.output.line("account:     \(settings.account)")
+        if let userRecordName {
+            context.output.line("user record: \(userRecordName)")
+        } else {
+            context.output.line("user record: (unknown: \(unreachable ?? "the cloud cannot be reached"))")
+        }
+        context.output.line("device:      \(settings.device)")
+        context.output.line("container:   \(settings.container)")
+        context.output.line("environment: \(environment)")
+        context.output.line("cloud:       \(cloud)")
+        context.output.line("sync:        \(.text(syncOn ? "on" : "off"))")
+    }
+}
