@@ -55,7 +55,11 @@ extension Invocation {
             }
             return reporter.report(CLIError.usage(message), usage: (spec, path))
         }
-        output.write(.text(HelpRenderer().render(spec, path: path)))
+        if output.isJSON {
+            output.json(HelpJSON.render(spec, path: path))
+        } else {
+            output.write(.text(HelpRenderer().render(spec, path: path)))
+        }
         return 0
     }
 

@@ -23,7 +23,11 @@ struct Invocation {
         output.configure(json: parsed.flag("json"), quiet: false, color: false)
 
         if parsed.flag("version") {
-            output.line("\(Dispatcher.programName) \(dispatcher.version)")
+            if output.isJSON {
+                output.json(.object([("name", .string(Dispatcher.programName)), ("version", .string(dispatcher.version))]))
+            } else {
+                output.line("\(Dispatcher.programName) \(dispatcher.version)")
+            }
             return ExitCode.ok.rawValue
         }
         if parsed.flag("help") {

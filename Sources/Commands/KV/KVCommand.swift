@@ -66,18 +66,24 @@ public enum KVCommand {
                     value = try parse(type == "string" ? text : text.trimmingNewline, type: type)
                 }
                 try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
-                confirm(context, "\(key) set (pending until 'kv sync')")
+                confirm(context, "\(key) set (pending until 'kv sync')", key: key, value: value)
                 return
             }
             guard let text = arguments.argument("value") else { throw CLIError.usage("a value (or --file) is required") }
             let value = try parse(text, type: arguments.value("type") ?? "string")
             try context.deviceStore().setKeyValue(container: context.settings.container, key, value, now: now())
-            confirm(context, "\(key) set (pending until 'kv sync')")
+            confirm(context, "\(key) set (pending until 'kv sync')", key: key, value: value)
         })
 
-    /// A command's one-line result on stdout (nothing with --json, which has no result here).
-    static func confirm(_ context: CommandContext, _ text: TerminalText) {
-        if !context.output.isJSON { context.output.line(text) }
+    /// A write's result on stdout: the line, or with --json the key as `kv list --json` shows
+    /// it (`value` null for a deletion).
+    static func confirm(_ context: CommandContext, _ text: TerminalText, key: String, value: KeyValue?) {
+        if context.output.isJSON {
+            context.output.json(.object([("key", .string(key)), ("type", value.map { .string($0.typeName) } ?? .null),
+                                         ("value", value?.jsonValue ?? .null), ("pending", .bool(true))]))
+        } else {
+            context.output.line(text)
+        }
     }
 
     static let delete = CommandSpec(
@@ -90,6 +96,7 @@ public enum KVCommand {
                 throw CLIError.notFound("no key '\(key)' in the key-value store")
             }
             try store.setKeyValue(container: context.settings.container, key, nil, now: now())
+            if context.output.isJSON { confirm(context, "", key: key, value: nil) }
         })
 
     static let list = CommandSpec(

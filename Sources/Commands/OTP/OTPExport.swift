@@ -67,6 +67,20 @@ enum OTPExport {
         default:
             throw CLIError.usage("unknown format '\(format)'; use uri, aegis or migration")
         }
+        if context.output.isJSON {
+            // One JSON document: the Aegis vault as it is, the URIs as {tokens: [{name, uri}]}.
+            if qr { throw CLIError.usage("--qr draws codes for people; leave out --json") }
+            let document: JSONValue = format == "aegis" ? AegisVault.export(tokens.map(\.token))
+                : .object([("tokens", .array(items.map { .object([("name", .string($0.label)), ("uri", .string($0.text))]) }))])
+            if let output {
+                // --json is about stdout: the file holds the format as without it.
+                try OTPInput.writePrivate(output, items.map { $0.text + "\n" }.joined())
+                context.output.json(.object([("path", .string(output)), ("tokens", .int(Int64(tokens.count)))]))
+            } else {
+                context.output.json(document)
+            }
+            return
+        }
         var text = ""
         if qr {
             let ansi = output == nil && ansi(context)
