@@ -59,7 +59,7 @@ __cloudsync_table() {
     'message read') opts='--output' valopts='--output' ;;
     'otp') subs='add code verify list show rename remove import export sync' ;;
     'otp add') opts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file --generate' valopts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file' ;;
-    'otp code') opts='--at --next' valopts='--at --next' ;;
+    'otp code') opts='--at --next --exact' valopts='--at --next' ;;
     'otp verify') opts='--window --at' valopts='--window --at' ;;
     'otp show') opts='--uri --qr' ;;
     'otp remove') opts='--yes' ;;
@@ -117,7 +117,7 @@ __cloudsync_option_kind() {
     'otp add|--type') kind='values:totp hotp steam' ;;
     'otp add|--algorithm') kind='values:SHA1 SHA256 SHA512' ;;
     'otp add|--secret-file') kind=file ;;
-    'otp import|--format') kind='values:uri aegis 2fas andotp' ;;
+    'otp import|--format') kind='values:uri aegis 2fas andotp bitwarden proton' ;;
     'otp import|--password-file') kind=file ;;
     'otp export|--format') kind='values:uri aegis migration' ;;
     'otp export|--output' | 'otp export|-o') kind=file ;;
@@ -155,6 +155,7 @@ __cloudsync_argument_kind() {
     'schema show|'0) kind=live ;;
     'otp code|'0) kind=live ;;
     'otp verify|'1) kind=live ;;
+    'otp list|'0) kind=live ;;
     'otp show|'0) kind=live ;;
     'otp rename|'0) kind=live ;;
     'otp remove|'*) kind=live ;;

@@ -514,11 +514,11 @@ complete -c cloudsync -n '__cloudsync_at \'message read\'' -l output -r -F -d 'W
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'add' -d 'Add a token; the secret comes from a prompt, stdin or a file, never the command line.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'code' -d 'Print the current code of a token, or of every time-based token.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'verify' -d 'Check a code against a token: exit 0 on a match (printing the step offset), 1 otherwise.'
-complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'list' -d 'List the tokens of this device (without secrets).'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'list' -d 'List the tokens of this device (without secrets), or those a QUERY matches.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'show' -d 'Show a token; --uri reveals its otpauth:// URI with the secret, --qr draws it.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'rename' -d 'Give a token another name.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'remove' -d 'Remove tokens (asks first on a terminal; --yes otherwise).'
-complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'import' -d 'Import tokens from otpauth URIs, Google Authenticator, Aegis, 2FAS or andOTP.'
+complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'import' -d 'Import tokens from otpauth URIs, Google Authenticator, Aegis, 2FAS, andOTP, Bitwarden or Proton.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'export' -d 'Export tokens, secrets included, as otpauth:// URIs, an Aegis vault or QR codes.'
 complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'sync' -d 'Sync tokens now, or turn sync on or off for the account.'
 
@@ -537,6 +537,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l generate -d 'Make a new
 # cloudsync otp code
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l at -x -d 'The code at TIME (ISO 8601, or @epoch-seconds) instead of now.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l next -x -d 'Also print the N codes that follow.'
+complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l exact -d 'Refuse a QUERY that matches more than one token instead of printing each one\'s code.'
 complete -c cloudsync -n '__cloudsync_arg \'otp code\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp verify
@@ -545,6 +546,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp verify\'' -l at -x -d 'Verify as 
 complete -c cloudsync -n '__cloudsync_arg \'otp verify\' 1' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp list
+complete -c cloudsync -n '__cloudsync_arg \'otp list\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one, as \'otp code\' matches.'
 
 # cloudsync otp show
 complete -c cloudsync -n '__cloudsync_at \'otp show\'' -l uri -d 'Print the otpauth:// URI, secret included.'
@@ -559,7 +561,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp remove\'' -s y -l yes -d 'Do not 
 complete -c cloudsync -n '__cloudsync_arg \'otp remove\' 0 rest' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp import
-complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l format -x -a 'uri aegis 2fas andotp' -d 'Skip detection: uri, aegis, 2fas or andotp. One of: uri, aegis, 2fas, andotp.'
+complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l format -x -a 'uri aegis 2fas andotp bitwarden proton' -d 'Skip detection: uri, aegis, 2fas, andotp, bitwarden or proton. One of: uri, aegis, 2fas, andotp, bitwarden, proton.'
 complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l password-file -r -F -d 'The password of an encrypted Aegis vault.'
 complete -c cloudsync -n '__cloudsync_at \'otp import\'' -s n -l dry-run -d 'Report what would be imported; store nothing.'
 complete -c cloudsync -n '__cloudsync_arg \'otp import\' 0' -F -d 'The export file, or - for stdin.'

@@ -61,6 +61,8 @@ public enum GoogleMigration {
         } catch {
             throw .invalidURI("the migration payload is damaged: \(error.description)")
         }
+        // Some exporters write batch_size 0 (or leave it out) for a single batch.
+        if batch.batchSize == 0 && batch.batchIndex == 0 { batch.batchSize = 1 }
         guard batch.batchSize >= 1, (0..<batch.batchSize).contains(batch.batchIndex) else {
             throw .invalidURI("the migration payload says batch \(batch.batchIndex + 1) of \(batch.batchSize)")
         }

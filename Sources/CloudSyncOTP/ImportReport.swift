@@ -42,6 +42,10 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
     case twoFAS = "2fas"
     /// An andOTP JSON backup (plain).
     case andOTP = "andotp"
+    /// A Bitwarden JSON export (plain), its items' `login.totp`.
+    case bitwarden
+    /// A Proton Authenticator JSON export.
+    case proton
 
     /// The name shown to people.
     public var displayName: String {
@@ -50,6 +54,8 @@ public enum ImportFormat: String, Sendable, Hashable, CaseIterable {
         case .aegis: "Aegis vault"
         case .twoFAS: "2FAS backup"
         case .andOTP: "andOTP backup"
+        case .bitwarden: "Bitwarden export"
+        case .proton: "Proton Authenticator export"
         }
     }
 }

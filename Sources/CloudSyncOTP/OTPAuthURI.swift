@@ -15,8 +15,10 @@ public enum OTPAuthURI {
     /// Refuses a missing or bad secret, an unknown type or algorithm, digits out of range, an
     /// issuer that differs between label and parameter, and HOTP without a counter.
     public static func parse(_ uri: String) throws(OTPError) -> OTPToken {
-        let text = uri.trimmingWhitespace()
+        var text = uri.trimmingWhitespace()
         guard looksLikeURI(text) else { throw .invalidURI("not an otpauth:// URI") }
+        // A fragment (`#…`) is not part of the last parameter (RFC 3986 §3.5); a `#` in a value is `%23`.
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
         let rest = text.dropFirst(prefix.count)
         let beforeQuery = rest.prefix { $0 != "?" }
         let query = rest.dropFirst(beforeQuery.count + 1)

@@ -19,7 +19,8 @@ public enum TwoFASBackup {
         var contents = ImportContents(format: .twoFAS)
         for (index, service) in services.enumerated() {
             let otp = service["otp"] ?? .object([])
-            let issuer = otp["issuer"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? service["name"]?.stringValue ?? ""
+            // The service name is the issuer, as Aegis reads it; otp.issuer only when it has none.
+            let issuer = service["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? otp["issuer"]?.stringValue ?? ""
             let account = otp["account"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? otp["label"]?.stringValue ?? ""
             let place = BackupEntry.place("service", index, issuer: issuer, account: account)
             do throws(OTPError) {

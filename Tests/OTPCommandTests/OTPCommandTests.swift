@@ -44,7 +44,19 @@ struct OTPCommandTests {
         }
         #expect(cli.exec(["otp", "add", "home", "--issuer", "Google", "--account-name", "alice@gmail.com"],
                         stdin: "JBSWY3DPEHPK3PXPJBSWY3DP").status == 0)
-        let ambiguous = cli.exec(["otp", "code", "Google"])
+        // Issue 15: an ambiguous query prints every match's code with its name (as ykman does)...
+        let each = cli.exec(["otp", "code", "Google", "--at", "@59"])
+        #expect(each.status == 0, "\(each.stderr)")
+        #expect(each.stdout.contains("home") && each.stdout.contains("work"))
+        #expect(each.stdout.contains("287082"))
+        let eachJSON = try cli.exec(["otp", "code", "Google", "--json"]).json()["codes"]?.arrayValue ?? []
+        #expect(eachJSON.compactMap { $0["name"]?.stringValue } == ["home", "work"])
+        // ... `otp list QUERY` lists the same tokens ...
+        #expect(try cli.exec(["otp", "list", "Google", "--json"]).json()["tokens"]?.arrayValue?.count == 2)
+        #expect(try cli.exec(["otp", "list", "gmail", "--json"]).json()["tokens"]?.arrayValue?.count == 1)
+        #expect(cli.exec(["otp", "list", "nope"]).status == 3)
+        // ... and --exact refuses it, as before.
+        let ambiguous = cli.exec(["otp", "code", "Google", "--exact"])
         #expect(ambiguous.status == 1)
         #expect(ambiguous.stderr.contains("'Google' matches 2 tokens"))
         #expect(ambiguous.stderr.contains("be more precise: 'home (Google:alice@gmail.com)', 'work (Google:alice@corp.com)'"))

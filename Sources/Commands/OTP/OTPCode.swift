@@ -9,12 +9,15 @@ enum OTPCode {
         discussion: """
             Without a QUERY, prints the code of every TOTP and Steam token. With one, prints that \
             token's code and how many seconds it has left; --quiet prints the code alone (for \
-            scripts), --next N the N codes that follow. An HOTP token's code uses its stored \
+            scripts), --next N the N codes that follow. A QUERY that matches several tokens \
+            prints each one's code with its name, as 'ykman oath accounts code' does (time-based \
+            tokens only); --exact refuses it instead. An HOTP token's code uses its stored \
             counter, which then advances by one (RFC 4226 §7.2).
             """,
         options: [
             OptionSpec("at", value: "TIME", help: "The code at TIME (ISO 8601, or @epoch-seconds) instead of now."),
             OptionSpec("next", value: "N", help: "Also print the N codes that follow."),
+            OptionSpec("exact", help: "Refuse a QUERY that matches more than one token instead of printing each one's code."),
         ],
         arguments: [ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one.", optional: true,
                                  completion: .otpName)],
@@ -35,6 +38,13 @@ enum OTPCode {
         guard let query = arguments.argument("query") else {
             try all(context, store: store, at: try OTPCommand.time(arguments), next: next)
             return
+        }
+        if !arguments.flag("exact") {
+            let matched = try OTPCommand.matches(query, in: store)
+            if matched.count > 1 {
+                try all(context, store: store, at: try OTPCommand.time(arguments), next: next, only: matched)
+                return
+            }
         }
         let stored = try OTPCommand.resolve(query, in: store)
         let token = stored.token
@@ -106,8 +116,9 @@ enum OTPCode {
     }
 
     /// Every time-based token's code (HOTP tokens are left out: showing one uses it up).
-    static func all(_ context: CommandContext, store: OTPTokenStore, at ms: Int64, next: Int) throws {
-        let tokens = try store.all { name, error in context.output.warning("token record \(name) is unusable: \(error)") }
+    /// `only`: the tokens a QUERY matched, instead of every token.
+    static func all(_ context: CommandContext, store: OTPTokenStore, at ms: Int64, next: Int, only: [StoredToken]? = nil) throws {
+        let tokens = try (only ?? store.all { name, error in context.output.warning("token record \(name) is unusable: \(error)") })
             .filter { $0.token.kind.isTimeBased }
         var rows: [[String]] = []
         var items: [JSONValue] = []

@@ -109,6 +109,23 @@ public enum OTPCommand {
         }
     }
 
+    /// Every token `query` matches (see `OTPQuery`): one for a match, all of them when it is
+    /// ambiguous; not found (3) when none.
+    static func matches(_ query: String, in store: OTPTokenStore) throws -> [StoredToken] {
+        switch try store.find(query) {
+        case .match:
+            return [try resolve(query, in: store)]
+        case .none:
+            throw CLIError.notFound("no token matches '\(query)'; 'cloudsync otp list' shows them all")
+        case .ambiguous(let entries):
+            var tokens: [StoredToken] = []
+            for entry in entries {
+                if case .success(let stored)? = try store.token(recordName: entry.recordName) { tokens.append(stored) }
+            }
+            return tokens.sorted { ($0.token.name.lowercased(), $0.recordName) < ($1.token.name.lowercased(), $1.recordName) }
+        }
+    }
+
     /// A token without its secret, as JSON.
     static func json(_ stored: StoredToken) -> JSONValue {
         let t = stored.token

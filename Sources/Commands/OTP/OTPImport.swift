@@ -2,15 +2,18 @@ import CloudSyncCLI
 import CloudSyncCore
 import CloudSyncOTP
 
-/// `otp import FILE`: tokens in from URIs, Google's transfer export, Aegis, 2FAS or andOTP.
+/// `otp import FILE`: tokens in from URIs, Google's transfer export, Aegis, 2FAS, andOTP,
+/// Bitwarden or Proton Authenticator.
 enum OTPImport {
     static let spec = CommandSpec(
-        name: "import", abstract: "Import tokens from otpauth URIs, Google Authenticator, Aegis, 2FAS or andOTP.",
+        name: "import", abstract: "Import tokens from otpauth URIs, Google Authenticator, Aegis, 2FAS, andOTP, Bitwarden or Proton.",
         discussion: """
-            Reads FILE ('-' for stdin) and detects its format: otpauth:// URIs one per line; \
+            Reads FILE ('-' for stdin) and detects its format: otpauth:// URIs one per line ('#' \
+            comment lines allowed); \
             Google Authenticator's otpauth-migration:// export (one URI per QR code; give every \
             batch); an Aegis vault export, plain or password-encrypted; a 2FAS .2fas backup \
-            without password; an andOTP plain JSON backup. The password of an encrypted vault \
+            without password; an andOTP plain JSON backup; a Bitwarden plain JSON export (the \
+            login items' TOTP); a Proton Authenticator JSON export. The password of an encrypted vault \
             comes from --password-file, CLOUDSYNC_IMPORT_PASSWORD or a no-echo prompt.
 
             Tokens that make the same codes as a stored one (or an earlier one in the file) are \
@@ -20,7 +23,7 @@ enum OTPImport {
             and exits 65.
             """,
         options: [
-            OptionSpec("format", value: "FORMAT", help: "Skip detection: uri, aegis, 2fas or andotp.",
+            OptionSpec("format", value: "FORMAT", help: "Skip detection: uri, aegis, 2fas, andotp, bitwarden or proton.",
                        completion: .values(ImportFormat.allCases.map(\.rawValue))),
             OptionSpec("password-file", value: "FILE", help: "The password of an encrypted Aegis vault.", completion: .file),
             OptionSpec("dry-run", short: "n", help: "Report what would be imported; store nothing."),
@@ -37,13 +40,13 @@ enum OTPImport {
         var format: ImportFormat?
         if let name = arguments.value("format") {
             guard let chosen = ImportFormat(rawValue: name.lowercased()) else {
-                throw CLIError.usage("unknown format '\(name)'; use uri, aegis, 2fas or andotp")
+                throw CLIError.usage("unknown format '\(name)'; use uri, aegis, 2fas, andotp, bitwarden or proton")
             }
             format = chosen
         }
         let bytes = try OTPInput.read(path)
         guard let detected = format ?? ImportReader.detect(bytes) else {
-            throw CLIError.badInput("\(path): unrecognized file: not otpauth URIs, an Aegis vault, a 2FAS backup or an andOTP JSON backup (encrypted andOTP backups are not read)")
+            throw CLIError.badInput("\(path): " + ImportReader.unrecognized(bytes))
         }
         var password: String?
         if ImportReader.needsPassword(bytes, format: detected) {

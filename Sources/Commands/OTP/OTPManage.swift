@@ -8,11 +8,20 @@ import Glibc
 /// `otp list`, `otp show`, `otp rename`, `otp remove`.
 enum OTPManage {
     static let list = CommandSpec(
-        name: "list", abstract: "List the tokens of this device (without secrets).",
-        examples: [Example("cloudsync otp list --json", "As JSON.")],
-        run: { context, _ in
-            let tokens = try OTPCommand.tokens(context).all { name, error in
-                context.output.warning("token record \(name) is unusable: \(error)")
+        name: "list", abstract: "List the tokens of this device (without secrets), or those a QUERY matches.",
+        arguments: [ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one, as 'otp code' matches.",
+                                 optional: true, completion: .otpName)],
+        examples: [Example("cloudsync otp list --json", "As JSON."),
+                   Example("cloudsync otp list google", "The tokens 'otp code google' would show.")],
+        run: { context, arguments in
+            let store = try OTPCommand.tokens(context)
+            let tokens: [StoredToken]
+            if let query = arguments.argument("query") {
+                tokens = try OTPCommand.matches(query, in: store)
+            } else {
+                tokens = try store.all { name, error in
+                    context.output.warning("token record \(name) is unusable: \(error)")
+                }
             }
             if context.output.isJSON {
                 context.output.json(.object([("tokens", .array(tokens.map(OTPCommand.json)))]))
