@@ -28,6 +28,13 @@ public enum CommandLineSplitter {
         return words
     }
 
+    /// True if the line ends inside a quote that is never closed: in the REPL the next line
+    /// continues it (the line break is part of the quoted text).
+    public static func endsInsideQuote(_ line: String) -> Bool {
+        if case .unbalancedQuote? = Scan(line).error { return true }
+        return false
+    }
+
     /// True if the line ends with a backslash that escapes the line break (outside single
     /// quotes), so the next line continues it.
     public static func continues(_ line: String) -> Bool {

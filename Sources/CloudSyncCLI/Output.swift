@@ -25,6 +25,7 @@ public final class Output: @unchecked Sendable {
     private var jsonMode: Bool
     private var quietMode: Bool
     private var colorMode: Bool
+    private var errorLocation: String?
 
     /// An output on the given descriptors.
     /// - Parameters:
@@ -161,9 +162,21 @@ public final class Output: @unchecked Sendable {
     }
 
     /// `cloudsync: error: <text>` on stderr, for a command that reports an error and goes on.
-    /// Layout lines after the first are printed as they are.
+    /// Layout lines after the first are printed as they are. In script mode the line's
+    /// `FILE:LINE: ` (see `location`) comes before the text, as psql writes it.
     public func error(_ text: TerminalText) {
-        writeError("\(Dispatcher.programName): \("error:", style: .red) \(text)\n")
+        if let location = lock.withLock({ errorLocation }) {
+            writeError("\(Dispatcher.programName): \("error:", style: .red) \(location): \(text)\n")
+        } else {
+            writeError("\(Dispatcher.programName): \("error:", style: .red) \(text)\n")
+        }
+    }
+
+    /// The script line (`FILE:LINE`, `-:LINE` for stdin) whose command this output serves; its
+    /// errors name it.
+    public var location: String? {
+        get { lock.withLock { errorLocation } }
+        set { lock.withLock { errorLocation = newValue } }
     }
 
     /// Human text on stderr (stdout is flushed first); values escaped as in `line`.

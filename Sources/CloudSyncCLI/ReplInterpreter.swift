@@ -96,13 +96,15 @@ public final class ReplInterpreter {
         return open + TextStyle.bold.escape + close + context + open + TextStyle.reset + close + "> "
     }
 
-    /// Runs one line. `location` (`script:3`) prefixes errors about the line itself.
+    /// Runs one line. `location` (`script:3`, `-:3`) prefixes every error of the line.
     public func execute(_ line: String, location: String? = nil) -> Outcome {
+        output.location = location
+        defer { output.location = nil }
         let words: [String]
         do {
             words = try CommandLineSplitter.split(line)
         } catch {
-            output.error("\(location.map { $0 + ": " } ?? "")\(error.description)")
+            output.error("\(error.description)")
             return .ran(ExitCode.usage.rawValue)
         }
         var command = words[...]
@@ -118,7 +120,7 @@ public final class ReplInterpreter {
         case "use":
             return .ran(use(Array(command.dropFirst())))
         default:
-            let status = run(Array(command))
+            let status = run(Array(command), location: location)
             if first == HelpCommand.name && command.count == 1 && status == 0 && !lineFlags.contains("--json") {
                 output.write(.text(Self.sessionHelp))
                 output.flush()
@@ -128,11 +130,13 @@ public final class ReplInterpreter {
     }
 
     /// Runs a command line of the table in the session's context.
-    private func run(_ words: [String]) -> Int32 {
+    private func run(_ words: [String], location: String?) -> Int32 {
         output.flush()
         switch runner {
         case .inProcess:
-            return dispatcher.run(arguments: lineFlags + words, environment: environment, output: Output(),
+            let lineOutput = Output()
+            lineOutput.location = location
+            return dispatcher.run(arguments: lineFlags + words, environment: environment, output: lineOutput,
                                   isInteractive: false)
         case .childProcess(let executable):
             do {

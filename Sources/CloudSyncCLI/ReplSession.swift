@@ -52,17 +52,28 @@ public final class ReplSession {
         }
     }
 
-    /// A line and its continuation lines (after a trailing backslash).
+    /// A line and its continuation lines (after a trailing backslash, or while a quote is open).
     private func readLogicalLine(_ editor: LineEditor, prompt: String) -> LineInput {
-        let first = editor.readLine(prompt: prompt)
+        Self.logicalLine(editor.readLine(prompt: prompt)) { editor.readLine(prompt: "> ") }
+    }
+
+    /// Joins `first` with the lines `next` reads while the text goes on: a trailing backslash
+    /// joins without the line break (as a shell does), an open quote keeps the line break in
+    /// the quoted text (as bash and psql do). Ctrl-C or Ctrl-D on a continuation line ends it.
+    static func logicalLine(_ first: LineInput, next: () -> LineInput) -> LineInput {
         guard case .line(var text) = first else { return first }
-        while CommandLineSplitter.continues(text) {
-            text.removeLast()
-            let next = editor.readLine(prompt: "> ")
-            guard case .line(let more) = next else { return next }
-            text += more
+        while true {
+            if CommandLineSplitter.continues(text) {
+                text.removeLast()
+            } else if CommandLineSplitter.endsInsideQuote(text) {
+                text += "\n"
+            } else {
+                return .line(text)
+            }
+            let more = next()
+            guard case .line(let line) = more else { return more }
+            text += line
         }
-        return .line(text)
     }
 
     /// What Tab offers for the text left of the cursor.

@@ -22,7 +22,8 @@ public struct ScriptRunner {
         self.output = output
     }
 
-    /// Runs the lines of `reader`; `source` names it in messages (`stdin`, `setup.cloudsync`).
+    /// Runs the lines of `reader`; `source` names it in messages (`-` for stdin, `setup.cloudsync`):
+    /// every error of a line starts `SOURCE:LINE:`, as psql writes them.
     public func run(_ reader: FileLineReader, source: String) -> Int32 {
         var firstFailure: Int32 = 0
         while let (number, line) = reader.nextLogicalLine() {
@@ -56,7 +57,7 @@ public struct ScriptRunner {
     /// stdin cannot swallow the lines after it.
     public func runStandardInput() -> Int32 {
         let script = dup(STDIN_FILENO)
-        guard script >= 0 else { return run(FileLineReader(fd: STDIN_FILENO), source: "stdin") }
+        guard script >= 0 else { return run(FileLineReader(fd: STDIN_FILENO), source: "-") }
         defer { close(script) }
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         if null >= 0 {
@@ -64,7 +65,7 @@ public struct ScriptRunner {
             close(null)
         }
         defer { dup2(script, STDIN_FILENO) }
-        return run(FileLineReader(fd: script), source: "stdin")
+        return run(FileLineReader(fd: script), source: "-")
     }
 
     /// Runs the script in the file at `path`.

@@ -40,7 +40,7 @@ import Testing
         #expect(result.stdout.contains("saved n1"))
         #expect(!result.stdout.contains("changed"), "nothing after the failing line ran")
         #expect(!result.stderr.contains("zoen"))
-        #expect(result.stderr.contains("stdin:6: stopped at the first failure (exit status 3) because of --bail"))
+        #expect(result.stderr.contains("-:6: stopped at the first failure (exit status 3) because of --bail"))
         let phone = BinaryRunner(home: home.path).run(["fetch-changes", "--json"], device: "phone")
         #expect(phone.stdout.contains(#""event":"changed""#), "phone never fetched in the script")
     }
@@ -61,7 +61,7 @@ import Testing
         let result = BinaryRunner(home: home.path).run([], device: "laptop",
                                                        stdin: "zone list\nzone create \"Notes\nexit\nzone create Never\n")
         #expect(result.status == 64)
-        #expect(result.stderr.contains("cloudsync: error: stdin:2: unbalanced double quote (\"): the quote at column 13 is never closed"))
+        #expect(result.stderr.contains("cloudsync: error: -:2: unbalanced double quote (\"): the quote at column 13 is never closed"))
         let zones = BinaryRunner(home: home.path).run(["zone", "list", "--json"], device: "laptop")
         #expect(!zones.stdout.contains("Never"), "'exit' ended the script")
     }
