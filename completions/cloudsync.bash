@@ -169,13 +169,22 @@ __cloudsync_argument_kind() {
 }
 
 # __cloudsync_words: COMP_WORDS and COMP_CWORD as words and cword, with '--option' '=' 'value'
-# (COMP_WORDBREAKS splits at '=') glued back into '--option=value'.
+# (COMP_WORDBREAKS splits at '=') glued back into '--option=value', and 'GitHub' ':' 'al' (it
+# splits at ':' too) into 'GitHub:al', as git's completion reassembles its words.
 __cloudsync_words() {
     words=() cword=0
     local i=0 j=0 w
     while ((i < ${#COMP_WORDS[@]})); do
         w=${COMP_WORDS[i]}
-        if ((j > 0)) && [[ $w == = && ${words[j-1]} == --* && ${words[j-1]} != *=* ]]; then
+        if ((j > 1)) && [[ -n $w && -z ${w//:/} && -n ${words[j-1]} ]]; then
+            words[j-1]+=$w
+            ((i == COMP_CWORD)) && cword=$((j - 1))
+            if ((i + 1 < ${#COMP_WORDS[@]} && i + 1 <= COMP_CWORD)); then
+                i=$((i + 1))
+                words[j-1]+=${COMP_WORDS[i]}
+                ((i == COMP_CWORD)) && cword=$((j - 1))
+            fi
+        elif ((j > 0)) && [[ $w == = && ${words[j-1]} == --* && ${words[j-1]} != *=* ]]; then
             words[j-1]+==
             ((i == COMP_CWORD)) && cword=$((j - 1))
             if ((i + 1 < ${#COMP_WORDS[@]} && i + 1 <= COMP_CWORD)); then
@@ -270,13 +279,31 @@ _cloudsync() {
     elif [[ -n $subs ]] && ((npos == 0)); then
         for w in $subs; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done
         if [[ -z $path ]]; then
+            # Plugins: cloudsync-<name> on CLOUDSYNC_EXEC_PATH, then on PATH.
+            local folder
             while IFS= read -r w; do
                 [[ -n $w ]] && COMPREPLY+=("${w#cloudsync-}")
-            done < <(compgen -c -- "cloudsync-$cur" | sort -u)
+            done < <(
+                {
+                    IFS=: read -ra folders <<<"${CLOUDSYNC_EXEC_PATH-}"
+                    for folder in "${folders[@]}"; do
+                        for w in "$folder"/cloudsync-"$cur"*; do
+                            [[ -f $w && -x $w ]] && printf '%s\n' "${w##*/}"
+                        done
+                    done
+                    compgen -c -- "cloudsync-$cur"
+                } | sort -u
+            )
         fi
     else
         __cloudsync_argument_kind "$path" "$npos"
         __cloudsync_offer "$kind" "$cur"
+    fi
+    # bash replaces only the part of the word after the last ':' (a word break): drop the part
+    # before it from the candidates, as __ltrim_colon_completions does.
+    if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+        local colon_prefix=${cur%"${cur##*:}"}
+        for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]=${COMPREPLY[i]#"$colon_prefix"}; done
     fi
     return 0
 }
