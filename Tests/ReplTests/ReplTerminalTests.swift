@@ -169,9 +169,12 @@ import Testing
         repl.waitFor("Did you mean 'zone'?")
 
         repl.waitForIdle(prompt)
+        // Issue 15: an open quote continues onto the next line (the line break is in the value).
         repl.type("record save Note n1 --field 'title=Hello")
         repl.press("Enter")
-        repl.waitFor("unbalanced single quote (')")
+        repl.type("world'")
+        repl.press("Enter")
+        repl.waitFor("saved n1 (Note)")
 
         // Ctrl-C clears the line: what was typed before it is gone.
         repl.waitForIdle(prompt)

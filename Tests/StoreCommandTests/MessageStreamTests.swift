@@ -39,7 +39,8 @@ struct MessageStreamTests {
         let set = ok(["kv", "set", "theme", "dark"])
         #expect(set.stdout == "theme set (pending until 'kv sync')\n")
         #expect(set.stderr.isEmpty)
-        #expect(ok(["kv", "set", "theme", "dark", "--json"]).stdout.isEmpty)
+        // Issue 15: with --json the result is JSON, never nothing or text.
+        #expect(ok(["kv", "set", "theme", "dark", "--json"]).stdout == #"{"key":"theme","type":"string","value":"dark","pending":true}"# + "\n")
         let unlock = ok(["keys", "unlock"])
         #expect(unlock.stdout == "data key unlocked on this device\n" && unlock.stderr.isEmpty)
         let change = ok(["keys", "passphrase", "change"])
