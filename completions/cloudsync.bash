@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe schema keys message otp tour repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe schema keys message otp tour whoami repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'tour' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'tour' 'whoami' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -223,6 +223,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'The account\'s d
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'message' -d 'Send and read end-to-end encrypted messages between accounts.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'otp' -d 'Manage 2FA tokens (TOTP, HOTP, Steam) and sync them between devices.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'whoami' -d 'Show the account, device, container and cloud this command line acts as.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'help' -d 'Show help for cloudsync or one of its commands.'
 
@@ -582,6 +583,8 @@ complete -c cloudsync -n '__cloudsync_arg \'otp sync\' 0' -a 'on off' -d 'on or 
 
 # cloudsync tour
 complete -c cloudsync -n '__cloudsync_at \'tour\'' -l keep -d 'Keep the temporary folder and print its path.'
+
+# cloudsync whoami
 
 # cloudsync repl
 complete -c cloudsync -n '__cloudsync_at \'repl\'' -l bail -d 'In a script, stop at the first line that fails.'
