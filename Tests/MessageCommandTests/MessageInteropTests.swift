@@ -17,7 +17,7 @@ struct MessageInteropTests {
     import base64, json, sys
     from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
     pem_path, record_path, sender_path = sys.argv[1:4]
-    record = json.load(open(record_path))
+    record = json.load(open(record_path))["records"][0]  # the lookup reply: {"records": [record]}
     fields = record["fields"]
     sender = json.load(open(sender_path))
     suite = CipherSuite.new(KEMId.DHKEM_X25519_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.CHACHA20_POLY1305)

@@ -31,7 +31,7 @@ struct MessageTamperTests {
 
     @Test func editedCiphertext() throws {
         let ids = try threeMessages()
-        let record = try fx.run("bob", ["record", "get", ids[1], "--database", "public", "--json"]).json()
+        let record = try fx.run("bob", ["record", "get", ids[1], "--database", "public", "--json"]).firstRecord()
         var box = try #require(record["fields"]?["ciphertext"]?["value"]?.stringValue.flatMap(Base64.decode))
         box[0] ^= 0x01
         let update = fx.sqlite("UPDATE records SET fields = json_set(fields, '$.ciphertext.value', '\(Base64.encode(box))') WHERE name = '\(ids[1])'")
