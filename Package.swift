@@ -51,7 +51,8 @@ let package = Package(
                 swiftSettings: strict),
         // CloudKit Web Services (issue 12): the protocol codec, the pure request handler of
         // `cloudsync serve` and the HTTPCloud client over libcurl.
-        .target(name: "CloudSyncWebServices", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CCurl"],
+        .target(name: "CloudSyncWebServices",
+                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto", "CloudSyncHTTPServer", "CCurl"],
                 swiftSettings: strict),
         .target(name: "CloudSyncCLI",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice"], swiftSettings: strict),

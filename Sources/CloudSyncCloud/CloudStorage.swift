@@ -171,4 +171,19 @@ public protocol CloudStorageTransaction {
     /// Wakes the listeners of devices that got a notification in this transaction (no later
     /// than its commit; a woken listener's `write` waits for this writer to commit).
     func wakeListeners(_ devices: Set<DeviceAddress>)
+
+    // MARK: Credentials (`cloudsync serve`'s tokens and server-to-server keys, per account)
+
+    /// Stores a new credential (its ID is new).
+    func insertCredential(_ row: CredentialRow) throws
+    /// The credential with this ID, or nil.
+    func credential(id: String) throws -> CredentialRow?
+    /// The credential of `kind` whose secret (a token's hash) is `secret`, or nil.
+    func credential(secret: String, kind: CredentialKind) throws -> CredentialRow?
+    /// Every credential, by creation time then ID.
+    func allCredentials() throws -> [CredentialRow]
+    /// Deletes a credential; false when there was none with this ID.
+    func deleteCredential(id: String) throws -> Bool
+    /// Records when a credential last authenticated a request.
+    func setCredentialLastUsed(id: String, at time: Int64) throws
 }

@@ -124,3 +124,35 @@ public struct SubscriptionRow: Sendable, Hashable {
         self.modified = modified
     }
 }
+
+/// What a stored credential of `cloudsync serve` is.
+public enum CredentialKind: String, Sendable, Hashable {
+    /// A bearer token; `secret` is the lowercase hex SHA-256 of the token (the token is never stored).
+    case token
+    /// A server-to-server key (ECDSA P-256); `secret` is its public key in PEM.
+    case serverKey = "server-key"
+}
+
+/// One credential row: a token hash or a server-to-server public key, of one account.
+public struct CredentialRow: Sendable, Hashable {
+    /// The credential's ID (what `token list` shows and `token revoke` takes; a key's key ID).
+    public var id: String
+    /// The login name of the account it authenticates.
+    public var account: String
+    public var kind: CredentialKind
+    /// The token's SHA-256 (hex) or the key's PEM.
+    public var secret: String
+    /// Milliseconds since 1970.
+    public var created: Int64
+    /// When it last authenticated a request (to the minute), or nil.
+    public var lastUsed: Int64?
+
+    public init(id: String, account: String, kind: CredentialKind, secret: String, created: Int64, lastUsed: Int64? = nil) {
+        self.id = id
+        self.account = account
+        self.kind = kind
+        self.secret = secret
+        self.created = created
+        self.lastUsed = lastUsed
+    }
+}

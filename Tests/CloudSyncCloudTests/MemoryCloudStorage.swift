@@ -64,6 +64,7 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
         var subscriptions: [Int64: [String: [String: SubscriptionRow]]] = [:]
         var devices: Set<DeviceAddress> = []
         var notifications: [QueuedNotification] = []
+        var credentials: [String: CredentialRow] = [:]
         var nextID: Int64 = 1
     }
 
@@ -445,4 +446,22 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
     }
 
     func wakeListeners(_ devices: Set<DeviceAddress>) {}
+
+    // MARK: Credentials
+
+    func insertCredential(_ row: CredentialRow) throws { state.credentials[row.id] = row }
+
+    func credential(id: String) throws -> CredentialRow? { state.credentials[id] }
+
+    func credential(secret: String, kind: CredentialKind) throws -> CredentialRow? {
+        state.credentials.values.first { $0.kind == kind && $0.secret == secret }
+    }
+
+    func allCredentials() throws -> [CredentialRow] {
+        state.credentials.values.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+    }
+
+    func deleteCredential(id: String) throws -> Bool { state.credentials.removeValue(forKey: id) != nil }
+
+    func setCredentialLastUsed(id: String, at time: Int64) throws { state.credentials[id]?.lastUsed = time }
 }

@@ -1,0 +1,67 @@
+import CloudSyncCore
+import CloudSyncCrypto
+
+/// The credentials `cloudsync serve` accepts, kept in the cloud's own storage so that every
+/// server node over one store agrees: bearer tokens (only their SHA-256 is stored) and
+/// server-to-server public keys.
+extension ServiceCloud {
+    /// A new token for `account`: the row stored (its ID and the token's hash) and the token
+    /// itself, which is shown once and never stored.
+    public func createToken(account: String) throws(CloudError) -> (credential: CredentialRow, token: String) {
+        let token = "cst_" + Hex.encode(SecureRandom.bytes(32))
+        let row = CredentialRow(id: "tok_" + Hex.encode(SecureRandom.bytes(8)), account: account, kind: .token,
+                                secret: Self.tokenHash(token), created: clock())
+        try write { tx in try tx.insertCredential(row) }
+        return (row, token)
+    }
+
+    /// Registers a server-to-server public key (PEM) for `account`; its ID is the SHA-256 (hex)
+    /// of the PEM's key bytes. The same key twice is `alreadyExists`.
+    public func addServerKey(account: String, publicKeyPEM: String, keyID: String) throws(CloudError) -> CredentialRow {
+        let row = CredentialRow(id: keyID, account: account, kind: .serverKey, secret: publicKeyPEM, created: clock())
+        return try write { tx in
+            if try tx.credential(id: keyID) != nil {
+                throw CloudError(.constraintViolation, "key \(keyID) is registered already")
+            }
+            try tx.insertCredential(row)
+            return row
+        }
+    }
+
+    /// Every token and key (hashes and public keys, never a token).
+    public func credentials() throws(CloudError) -> [CredentialRow] {
+        try read { tx in try tx.allCredentials() }
+    }
+
+    /// Revokes (deletes) a token or key; `unknownItem` when there is none with this ID.
+    public func revokeCredential(id: String) throws(CloudError) {
+        let deleted = try write { tx in try tx.deleteCredential(id: id) }
+        if !deleted { throw CloudError(.unknownItem, "no token or key with ID \(NameRules.quoted(id))") }
+    }
+
+    /// The credential a bearer token is, or nil; notes its use (at most once a minute).
+    public func authenticate(token: String) throws(CloudError) -> CredentialRow? {
+        let hash = Self.tokenHash(token)
+        guard let row = try read({ tx in try tx.credential(secret: hash, kind: .token) }) else { return nil }
+        try noteUsed(row)
+        return row
+    }
+
+    /// The server-to-server key with this key ID, or nil.
+    public func serverKey(id: String) throws(CloudError) -> CredentialRow? {
+        guard let row = try read({ tx in try tx.credential(id: id) }), row.kind == .serverKey else { return nil }
+        return row
+    }
+
+    /// Stores when a credential was last used, when the stored time is a minute old or more.
+    public func noteUsed(_ row: CredentialRow) throws(CloudError) {
+        let now = clock()
+        if let last = row.lastUsed, now - last < 60_000 { return }
+        try write { tx in try tx.setCredentialLastUsed(id: row.id, at: now) }
+    }
+
+    /// The stored form of a token: its SHA-256 in lowercase hex.
+    public static func tokenHash(_ token: String) -> String {
+        Hex.encode(SHA256.digest(Array(token.utf8)))
+    }
+}

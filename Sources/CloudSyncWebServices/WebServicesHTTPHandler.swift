@@ -1,0 +1,26 @@
+import CloudSyncCore
+import CloudSyncHTTPServer
+
+/// `cloudsync serve`'s handler: an HTTP request from `HTTPServer`, its credentials checked by
+/// the authenticator, answered by the pure `WebServicesHandler`; the log line names the account.
+public struct WebServicesHTTPHandler: HTTPHandler {
+    let handler: WebServicesHandler
+    let authenticator: any WebServicesAuthenticator
+
+    public init(handler: WebServicesHandler, authenticator: any WebServicesAuthenticator) {
+        self.handler = handler
+        self.authenticator = authenticator
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let query = request.query.map { ($0.name, $0.value) }
+        let headers = request.headers.map { ($0.name, $0.value) }
+        let account = authenticator.account(method: request.method, path: request.path, query: query, headers: headers,
+                                            body: request.body)
+        let answer = handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
+                                                       headers: headers, body: request.body, account: account))
+        var responseHeaders = HTTPHeaders()
+        for (name, value) in answer.headers { responseHeaders.add(name, value) }
+        return HTTPResponse(status: answer.status, headers: responseHeaders, body: answer.body, logAccount: account)
+    }
+}
