@@ -55,7 +55,8 @@ let package = Package(
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto", "CloudSyncHTTPServer", "CCurl"],
                 swiftSettings: strict),
         .target(name: "CloudSyncCLI",
-                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice"], swiftSettings: strict),
+                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncCrypto", "CloudSyncWebServices"],
+                swiftSettings: strict),
 
         // One module per command family.
         .target(name: "ZoneCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Zone",
@@ -84,11 +85,14 @@ let package = Package(
         .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Whoami",
                 swiftSettings: strict),
 
+        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncHTTPServer", "CloudSyncWebServices"],
+                path: "Sources/Commands/Serve", swiftSettings: strict),
+
         .executableTarget(name: "cloudsync",
                           dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
                                          "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                          "MessageCommand", "OTPCommand",
-                                         "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand"],
+                                         "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],

@@ -52,7 +52,7 @@ extension CommandContext {
         if let folder = locator.localFolder {
             try FileSystem.makeDirectories(folder, mode: 0o700)
         }
-        var cloud = try locator.open()
+        var cloud = try openCloud(locator)
         let faults = environment["CLOUDSYNC_FAULTS"] ?? ""
         let callLog = environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         if !faults.isEmpty || callLog != nil {

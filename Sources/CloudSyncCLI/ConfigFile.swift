@@ -1,5 +1,5 @@
 /// The user's config file, `$XDG_CONFIG_HOME/cloudsync/config` (or `$CLOUDSYNC_CONFIG`):
-/// `key = value` lines, `#` or `;` comments, keys `account`, `device`, `container`, `cloud`,
+/// `key = value` lines, `#` or `;` comments, keys `account`, `device`, `container`, `cloud`, `token`,
 /// `home`. Mistakes in its lines become warnings naming `file:line`, never failures; a path that
 /// is not a regular file (a FIFO, a device such as `/dev/zero`, a folder) or is larger than
 /// `maximumSize` is refused (`refusal`), since reading it could hang or never end.
@@ -13,7 +13,7 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// The keys the file may set.
-    public static let keys = ["account", "device", "container", "environment", "cloud", "home"]
+    public static let keys = ["account", "device", "container", "environment", "cloud", "home", "token"]
 
     /// The file's path.
     public var path: String

@@ -116,8 +116,9 @@ public enum CloudLocator: Sendable, Hashable {
             throw CloudError(.serviceUnavailable,
                              "the PostgreSQL backend is not part of this build yet; use the embedded sqlite:// cloud")
         case .http:
+            // HTTPCloud lives above this module (CloudSyncWebServices); the command line opens it.
             throw CloudError(.serviceUnavailable,
-                             "the HTTP cloud client is not part of this build yet; use the embedded sqlite:// cloud")
+                             "an http(s):// cloud is opened through HTTPCloud (CommandContext.openCloud), not here")
         }
     }
 }

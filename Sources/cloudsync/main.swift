@@ -7,6 +7,7 @@ import OTPCommand
 import RecordCommand
 import SchemaCommand
 import ReplCommand
+import ServeCommand
 import StoreCommand
 import SubscribeCommand
 import TourCommand
@@ -29,6 +30,9 @@ registry.register("schema") { SchemaCommand.spec }
 registry.register("keys") { KeysCommand.spec }
 registry.register("message") { MessageCommand.spec }
 registry.register("otp") { OTPCommand.spec }
+registry.register("serve") { ServeCommand.spec }
+registry.register("token") { TokenCommand.spec }
+registry.register("login") { LoginCommand.spec }
 registry.register("tour") { TourCommand.spec }
 registry.register("whoami") { WhoamiCommand.spec }
 

@@ -1,0 +1,26 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The cloud whose storage holds the credentials: `serve` and `token` work on the store itself
+/// (`--cloud sqlite://…` or `postgres://…`), never through another server.
+enum CredentialStore {
+    static func service(_ context: CommandContext) throws -> ServiceCloud {
+        let locator = try CloudLocator(parsing: context.settings.cloudURL)
+        if case .http = locator {
+            throw CLIError.usage("this command works on the cloud's store itself; give --cloud sqlite:///… or postgres://…, not a server URL")
+        }
+        if let folder = locator.localFolder, folder != "/", access(folder, F_OK) != 0 {
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw CLIError.failed("cannot create folder \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard let service = try context.openCloud(locator) as? ServiceCloud else {
+            throw CLIError.usage("the cloud \(locator.displayName) keeps no credentials")
+        }
+        return service
+    }
+}

@@ -1,0 +1,40 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cloudsync login URL`: keeps the token of a `cloudsync serve` for `--cloud URL`.
+public enum LoginCommand {
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "login",
+        abstract: "Store the token of a cloudsync server (read from stdin or asked).",
+        discussion: """
+            Reads the token from stdin when it is not a terminal, else asks for it without echo, \
+            and stores it (mode 0600) under the state folder for that URL. Commands with --cloud \
+            URL then send it; CLOUDSYNC_TOKEN and the config file's token = … come first.
+            """,
+        arguments: [ArgumentSpec("url", help: "The server, http://HOST:PORT or https://HOST:PORT.")],
+        examples: [Example("echo \"$TOKEN\" | cloudsync login http://server:8080", "Store a token.")],
+        run: { context, arguments in
+            let url = arguments.argument("url") ?? ""
+            guard case .http = try CloudLocator(parsing: url) else {
+                throw CLIError.usage("login takes a server URL, http://HOST:PORT or https://HOST:PORT")
+            }
+            var token: String?
+            if isatty(STDIN_FILENO) != 0 {
+                token = Prompt.secret("Token for \(url): ", output: context.output)
+            } else if let line = readLine(strippingNewline: true) {
+                token = line
+            }
+            let trimmed = (token ?? "").filter { !$0.isWhitespace }
+            guard !trimmed.isEmpty else { throw CLIError.usage("no token given (on stdin or at the prompt)") }
+            guard trimmed.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }), trimmed.utf8.count <= 256 else {
+                throw CLIError.badInput("that is not a token (printable ASCII, at most 256 characters)")
+            }
+            try context.storeLoginToken(trimmed, for: url)
+            if !context.output.isJSON { context.output.line("logged in to \(url)") }
+        })
+}

@@ -1,0 +1,41 @@
+import CloudSyncCLI
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where `cloudsync serve` writes one line per request: stderr or a file opened for append.
+/// Lines from concurrent requests never interleave (one `write` each, under a lock).
+final class RequestLog: Sendable {
+    let fd: Int32
+    let lock = Mutex(())
+
+    init(path: String) throws {
+        if path == "-" {
+            fd = STDERR_FILENO
+            return
+        }
+        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        guard opened >= 0 else {
+            throw CLIError.failed("cannot open the log \(path): \(String(cString: strerror(errno)))")
+        }
+        fd = opened
+    }
+
+    func write(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        lock.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    offset += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncHTTPServer
+import CloudSyncWebServices
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cloudsync serve`: the cloud of `--cloud` on the network, in the CloudKit Web Services
+/// protocol, in the foreground until SIGTERM or SIGINT.
+public enum ServeCommand {
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve the cloud over HTTP in the CloudKit Web Services protocol.",
+        discussion: """
+            Runs in the foreground and answers /database/1/{container}/{environment}/{database}/… \
+            for the cloud of --cloud (sqlite:// or postgres://), so that other machines use it with \
+            --cloud http://HOST:PORT. It prints the address it listens on (port 0 picks a free \
+            one), then one log line per request: method, path, account, status, milliseconds, \
+            peer. Requests authenticate with a token of 'cloudsync token create' (Authorization: \
+            Bearer TOKEN or ?ckWebAuthToken=TOKEN) or a server-to-server key of 'cloudsync token \
+            add-key'. SIGTERM or SIGINT stops accepting, lets requests in flight finish (at most \
+            10 s) and exits 0.
+            """,
+        options: [OptionSpec("listen", value: "HOST:PORT", help: "Address to listen on (default 127.0.0.1:8080; port 0 picks one)."),
+                  OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate (with --tls-key).", completion: .file),
+                  OptionSpec("tls-key", value: "FILE", help: "The PEM private key of --tls-cert.", completion: .file),
+                  OptionSpec("max-connections", value: "N", help: "Connections served at once (default 256)."),
+                  OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
+                             completion: .file)],
+        examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
+                   Example("cloudsync serve --listen 127.0.0.1:0", "Serve on a free port (printed on start).")],
+        run: { context, arguments in try run(context, arguments) })
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        // Before any thread starts, so that every thread inherits the blocked signals.
+        let signals = TerminationSignals()
+        let (host, port) = try parseListen(arguments.value("listen") ?? "127.0.0.1:8080")
+        var configuration = HTTPServerConfiguration(host: host, port: port, maxBodySize: WebServicesHandler.maxJSONBodyBytes)
+        if let text = arguments.value("max-connections") {
+            guard let count = Int(text), count >= 1, count <= 100_000 else {
+                throw CLIError.usage("--max-connections must be a number from 1 to 100000, not '\(text)'")
+            }
+            configuration.maxConnections = count
+        }
+        configuration.maxConcurrentRequests = configuration.maxConnections
+        configuration.maxQueuedRequests = configuration.maxConnections
+        switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
+        case (nil, nil): break
+        case (let cert?, let key?): configuration.tls = .init(certificatePath: cert, privateKeyPath: key)
+        default: throw CLIError.usage("give --tls-cert and --tls-key together")
+        }
+        let service = try CredentialStore.service(context)
+        let log = try RequestLog(path: arguments.value("log") ?? "-")
+        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in service }),
+                                             authenticator: StoredCredentialAuthenticator(service: service))
+        let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in log.write(entry.line) })
+        do {
+            try server.start()
+        } catch {
+            throw CLIError.unavailable("cannot serve on \(host):\(port): \(error.description)")
+        }
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let url = "\(scheme)://\(shownHost):\(server.boundPort ?? port)"
+        if context.output.isJSON {
+            context.output.json(.object([("url", .string(url)), ("cloud", .string(context.settings.cloudURL))]))
+        } else {
+            context.output.line("listening on \(url)")
+        }
+        context.output.flush()
+        let signal = signals.stopOnSignal(server, grace: .seconds(10))
+        log.write("stopped on signal \(signal)")
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (all interfaces).
+    static func parseListen(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":") else {
+            throw CLIError.usage("--listen takes HOST:PORT, not '\(text)'")
+        }
+        var host = String(text[..<colon])
+        let portText = text[text.index(after: colon)...]
+        guard let port = UInt16(portText) else {
+            throw CLIError.usage("--listen '\(text)': the port must be a number from 0 to 65535")
+        }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty { host = "0.0.0.0" }
+        return (host, port)
+    }
+}

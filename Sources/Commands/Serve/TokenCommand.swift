@@ -1,0 +1,118 @@
+import CloudSyncCLI
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncWebServices
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cloudsync token`: the credentials `cloudsync serve` accepts, kept in the cloud's store.
+public enum TokenCommand {
+    /// The command table entry.
+    public static let spec = CommandSpec(
+        name: "token",
+        abstract: "Create, list and revoke the tokens and keys of 'cloudsync serve'.",
+        discussion: """
+            Tokens and server-to-server keys live in the cloud's own store (--cloud sqlite:///… \
+            or postgres://…), so every serve process over it accepts them. A token is printed \
+            once by 'token create'; only its SHA-256 is stored. A token or key acts as exactly \
+            one account (--account).
+            """,
+        examples: [Example("cloudsync token create --account alice --cloud sqlite:///srv/cloud.sqlite",
+                           "Print a new token for alice."),
+                   Example("cloudsync token list", "List tokens and keys (never the tokens)."),
+                   Example("cloudsync token revoke tok_0123456789abcdef", "Revoke a token.")],
+        subcommands: [create, list, revoke, addKey])
+
+    static let create = CommandSpec(
+        name: "create", abstract: "Print a new token for --account (shown once).",
+        run: { context, _ in
+            let service = try CredentialStore.service(context)
+            let (row, token) = try service.createToken(account: context.settings.account)
+            if context.output.isJSON {
+                context.output.json(.object([("id", .string(row.id)), ("account", .string(row.account)), ("token", .string(token))]))
+            } else {
+                context.output.line(.value(token))
+                context.output.info("token \(row.id) for account \(row.account); it is shown only now")
+            }
+        })
+
+    static let list = CommandSpec(
+        name: "list", abstract: "List tokens and keys: ID, account, kind, created, last used.",
+        run: { context, _ in
+            let rows = try CredentialStore.service(context).credentials()
+            if context.output.isJSON {
+                context.output.json(.array(rows.map { row in
+                    .object([("id", .string(row.id)), ("account", .string(row.account)), ("kind", .string(row.kind.rawValue)),
+                             ("created", .string(ISO8601.format(milliseconds: row.created))),
+                             ("lastUsed", row.lastUsed.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null)])
+                }))
+                return
+            }
+            if rows.isEmpty {
+                context.output.info("no tokens or keys")
+                return
+            }
+            context.output.table(["ID", "ACCOUNT", "KIND", "CREATED", "LAST USED"], rows.map { row in
+                [row.id, row.account, row.kind.rawValue, ISO8601.format(milliseconds: row.created),
+                 row.lastUsed.map { ISO8601.format(milliseconds: $0) } ?? "never"]
+            })
+        })
+
+    static let revoke = CommandSpec(
+        name: "revoke", abstract: "Revoke a token or key by ID.",
+        arguments: [ArgumentSpec("id", help: "The ID 'token list' shows.")],
+        run: { context, arguments in
+            let id = arguments.argument("id") ?? ""
+            try CredentialStore.service(context).revokeCredential(id: id)
+            if !context.output.isJSON { context.output.line("revoked \(id)") }
+        })
+
+    static let addKey = CommandSpec(
+        name: "add-key", abstract: "Register a server-to-server key (ECDSA P-256) for --account; print its key ID.",
+        discussion: """
+            Requests signed with the key's private half as Apple documents (headers \
+            X-Apple-CloudKit-Request-KeyID, -ISO8601Date, at most 5 minutes off, and -SignatureV1, \
+            the base64 DER ECDSA-SHA256 signature of date:base64(sha256(body)):path) act as the account.
+            """,
+        options: [OptionSpec("public-key", value: "FILE", help: "The PEM public key (openssl ec -pubout).", completion: .file)],
+        run: { context, arguments in
+            guard let path = arguments.value("public-key") else { throw CLIError.usage("--public-key FILE is required") }
+            let pem = try readText(path)
+            let keyID: String
+            do {
+                keyID = try ServerKeySignature.keyID(publicKeyPEM: pem)
+            } catch {
+                throw CLIError.badInput("\(path): \(error)")
+            }
+            let row = try CredentialStore.service(context).addServerKey(account: context.settings.account, publicKeyPEM: pem,
+                                                                         keyID: keyID)
+            if context.output.isJSON {
+                context.output.json(.object([("id", .string(row.id)), ("account", .string(row.account))]))
+            } else {
+                context.output.line(.value(row.id))
+            }
+        })
+
+    /// A small text file (at most 64 KiB).
+    static func readText(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError.badInput("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[0..<count]
+                if bytes.count > 65536 { throw CLIError.badInput("\(path) is larger than 64 KiB; it is not a public key") }
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                throw CLIError.badInput("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError.badInput("\(path) is not text") }
+        return text
+    }
+}
