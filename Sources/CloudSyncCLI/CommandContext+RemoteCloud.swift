@@ -23,7 +23,7 @@ extension CommandContext {
         if let value = environment["CLOUDSYNC_TOKEN"], !value.isEmpty { return value }
         if let entry = ConfigFile.load(path: settings.configPath).entries["token"], !entry.value.isEmpty { return entry.value }
         guard case .contents(let bytes) = FileSystem.readFile(loginTokenPath(for: url), limit: 4096) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t\r\n")
+        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
         return text.isEmpty ? nil : text
     }
 
@@ -53,14 +53,5 @@ extension CommandContext {
             unlink(temporary)
             throw CLIError.failed("cannot write \(path): \(SystemInfo.errorDescription(errno))")
         }
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text.removeFirst() }
-        while let last = text.last, set.contains(last) { text.removeLast() }
-        return String(text)
     }
 }

@@ -1,0 +1,159 @@
+import CloudSyncCore
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `cloudsync serve` on 127.0.0.1 (a free port) over a cloud file in its own home, with a
+/// token for alice; stopped with SIGTERM by `stop()`.
+final class ServeFixture {
+    let serverHome = TemporaryDirectory("serve-server")
+    let server: BinaryRunner
+    let process: BackgroundProcess
+    let url: String
+    let token: String
+    var cloud: String { "sqlite://" + serverHome.file("cloud.sqlite") }
+
+    init(account: String = "alice") throws {
+        server = BinaryRunner(home: serverHome.path)
+        let created = server.run(["token", "create", "--account", account, "--cloud", "sqlite://" + serverHome.file("cloud.sqlite")])
+        token = trimmed(created.stdout)
+        process = BackgroundProcess(server, ["serve", "--listen", "127.0.0.1:0", "--cloud", "sqlite://" + serverHome.file("cloud.sqlite"),
+                                             "--log", serverHome.file("requests.log")],
+                                    device: "server", stdout: serverHome.file("out"), stderr: serverHome.file("err"))
+        guard BackgroundProcess.waitForText("\n", in: serverHome.file("out"), seconds: 20) else {
+            throw CloudError(.networkUnavailable, "serve did not start: " + BackgroundProcess.read(serverHome.file("err")))
+        }
+        url = String(trimmed(BackgroundProcess.read(serverHome.file("out"))).dropFirst("listening on ".count))
+    }
+
+    /// A client home that shares no file with the server or other clients.
+    func client(_ name: String, token: String? = nil) -> (TemporaryDirectory, BinaryRunner) {
+        let home = TemporaryDirectory("serve-client-\(name)")
+        return (home, BinaryRunner(home: home.path, extra: ["CLOUDSYNC_CLOUD": url, "CLOUDSYNC_TOKEN": token ?? self.token]))
+    }
+
+    var log: String { BackgroundProcess.read(serverHome.file("requests.log")) }
+
+    /// SIGTERM; the exit status.
+    func stop() -> Int32? {
+        kill(process.pid, SIGTERM)
+        return process.wait(seconds: 20)
+    }
+
+    deinit { if kill(process.pid, 0) == 0 { _ = process.wait(seconds: 0) } }
+}
+
+@Suite("cloudsync serve (end to end)")
+struct ServeCommandTests {
+    @Test func twoHomesShareRecordsAndKeyValuesThroughTheServer() throws {
+        let fixture = try ServeFixture()
+        let (homeA, a) = fixture.client("a")
+        let (homeB, b) = fixture.client("b")
+        _ = (homeA, homeB)
+        let zone = a.run(["zone", "create", "Notes"], device: "a")
+        #expect(zone.status == 0, "\(zone.stderr)")
+        let saved = a.run(["record", "save", "Note", "n1", "--zone", "Notes", "--field", "title=hello"], device: "a")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let query = b.run(["record", "query", "Note", "--zone", "Notes", "--json"], device: "b")
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(query.stdout.contains("hello"))
+        #expect(a.run(["kv", "set", "theme", "dark"], device: "a").status == 0)
+        #expect(a.run(["kv", "sync"], device: "a").status == 0)
+        #expect(b.run(["kv", "sync"], device: "b").status == 0)
+        #expect(b.run(["kv", "get", "theme"], device: "b").stdout == "dark\n")
+        #expect(fixture.stop() == 0)
+        #expect(fixture.log.contains("records/modify alice 200"), "\(fixture.log)")
+    }
+
+    @Test func credentialsAndReachability() throws {
+        let fixture = try ServeFixture()
+        let (_, wrong) = fixture.client("wrong", token: "cst_not-a-token")
+        let bad = wrong.run(["zone", "list"], device: "x")
+        #expect(bad.status == 77, "\(bad.stderr)")
+        #expect(bad.stderr.contains("authentication failed"))
+        let (_, alice) = fixture.client("bob")
+        let other = alice.run(["--account", "bob", "zone", "list"], device: "x")
+        #expect(other.status == 77, "\(other.stderr)")
+        #expect(fixture.log.contains(" - 401 "), "\(fixture.log)")
+        #expect(fixture.stop() == 0)
+        let (_, late) = fixture.client("late")
+        let down = late.run(["zone", "list"], device: "x")
+        #expect(down.status == 69, "\(down.stderr)")
+    }
+
+    @Test func tokensAreListedAndRevokedButNeverShownAgain() throws {
+        let fixture = try ServeFixture()
+        let list = fixture.server.run(["token", "list", "--json", "--cloud", fixture.cloud])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(!list.stdout.contains(fixture.token))
+        let id = try list.json().arrayValue?.first?["id"]?.stringValue ?? ""
+        #expect(id.hasPrefix("tok_"))
+        let (_, client) = fixture.client("c")
+        #expect(client.run(["zone", "list"], device: "c").status == 0)
+        #expect(fixture.server.run(["token", "revoke", id, "--cloud", fixture.cloud]).status == 0)
+        #expect(client.run(["zone", "list"], device: "c").status == 77)
+        #expect(fixture.server.run(["token", "revoke", id, "--cloud", fixture.cloud]).status == 3)
+        let fileBytes = TemporaryDirectory.readBytes(fixture.serverHome.file("cloud.sqlite")) ?? []
+        #expect(!String(decoding: fileBytes, as: UTF8.self).contains(fixture.token), "only the hash is stored")
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test func loginStoresTheTokenPrivately() throws {
+        let fixture = try ServeFixture()
+        let home = TemporaryDirectory("serve-login")
+        let client = BinaryRunner(home: home.path, extra: ["CLOUDSYNC_CLOUD": fixture.url])
+        #expect(client.run(["zone", "list"], device: "l").status == 77)
+        let login = client.run(["login", fixture.url], stdin: fixture.token + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(client.run(["zone", "list"], device: "l").status == 0)
+        let folder = home.path + "/state/cloudsync/logins"
+        let names = (try? FileManagerLite.entries(folder)) ?? []
+        #expect(names.count == 1)
+        var info = stat()
+        #expect(stat(folder + "/" + (names.first ?? ""), &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test func sixtyFourConcurrentClientsEachSave() throws {
+        let fixture = try ServeFixture()
+        let (_, client) = fixture.client("many")
+        #expect(client.run(["zone", "create", "Many"], device: "d0").status == 0)
+        let processes = (0..<64).map { index in
+            client.start(["record", "save", "Note", "r\(index)", "--zone", "Many", "--field", "n:INT64=\(index)"], device: "d\(index)")
+        }
+        let statuses = processes.map { $0.wait() }
+        #expect(statuses.allSatisfy { $0 == 0 }, "\(statuses)")
+        let query = client.run(["record", "query", "Note", "--zone", "Many", "--json"], device: "d0")
+        #expect(query.status == 0, "\(query.stderr)")
+        let names = Set((0..<64).map { "r\($0)" })
+        let found = names.filter { query.stdout.contains("\"\($0)\"") }
+        #expect(found.count == 64)
+        #expect(fixture.stop() == 0)
+    }
+}
+
+/// Folder listing with opendir(3).
+enum FileManagerLite {
+    static func entries(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+/// `text` without leading and trailing white space.
+func trimmed(_ text: String) -> String {
+    var slice = Substring(text)
+    while slice.first?.isWhitespace == true { slice.removeFirst() }
+    while slice.last?.isWhitespace == true { slice.removeLast() }
+    return String(slice)
+}
