@@ -122,7 +122,8 @@ let package = Package(
         .testTarget(name: "OTPCommandTests",
                     dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "OTPCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncCloudTests", dependencies: ["CloudSyncCloud", "TestSupport"],
+        .testTarget(name: "CloudSyncCloudTests",
+                    dependencies: ["CloudSyncCloud", "CloudSyncWebServices", "CloudSyncHTTPServer", "TestSupport"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
         .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],

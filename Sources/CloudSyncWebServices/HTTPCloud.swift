@@ -15,6 +15,8 @@ public final class HTTPCloud: CloudService, Sendable {
     let session: CurlSession
     /// Login name of each userRecordName met through `account(named:)`: whose token to send.
     let accounts = Mutex<[String: String]>([:])
+    /// The login name of each (base URL, userRecordName) signed in by any HTTPCloud of the process.
+    static let signedIn = Mutex<[String: String]>([:])
     /// Notifications a long poll read for a device before `takeNotifications` asked.
     let pending = Mutex<[DeviceAddress: [CloudNotification]]>([:])
 
@@ -81,7 +83,9 @@ public final class HTTPCloud: CloudService, Sendable {
     }
 
     func accountName(_ userRecordName: String) throws(CloudError) -> String {
-        guard let name = accounts.withLock({ $0[userRecordName] }) else {
+        if let name = accounts.withLock({ $0[userRecordName] }) { return name }
+        // Another HTTPCloud of this process (a reopened cloud) may have signed the account in.
+        guard let name = Self.signedIn.withLock({ $0[configuration.baseURL + " " + userRecordName] }) else {
             throw CloudError(.notAuthenticated, "no account with userRecordName \(userRecordName) has signed in through this client")
         }
         return name
@@ -100,6 +104,7 @@ public final class HTTPCloud: CloudService, Sendable {
             throw CloudError(.permissionFailure, "the token is for account \(NameRules.quoted(actual)), not \(NameRules.quoted(name))")
         }
         accounts.withLock { $0[user] = name }
+        Self.signedIn.withLock { $0[configuration.baseURL + " " + user] = name }
         return Account(name: name, userRecordName: user)
     }
 
@@ -130,6 +135,12 @@ public final class HTTPCloud: CloudService, Sendable {
     /// Batches over 200 operations go as several requests (the protocol's limit); each
     /// request is all-or-nothing per atomic zone on its own.
     public func modifyRecords(_ request: ModifyRequest, in database: DatabaseRequest) throws(CloudError) -> ModifyResult {
+        // The service's own bound, checked before the batch is split (split, it would pass).
+        let total = request.saves.count + request.deletes.count
+        guard total <= CloudLimits.maxRecordsPerModify else {
+            throw CloudError(.limitExceeded,
+                             "a modify call holds at most \(CloudLimits.maxRecordsPerModify) records, got \(total); split the batch")
+        }
         var result = ModifyResult()
         let saves = request.saves.chunked(RecordsCodec.maxOperations)
         let deletes = request.deletes.chunked(RecordsCodec.maxOperations)
@@ -219,6 +230,11 @@ public final class HTTPCloud: CloudService, Sendable {
     // MARK: Subscriptions and notifications
 
     public func saveSubscriptions(_ subscriptions: [Subscription], in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
+        // A predicate too deep to travel is refused here with the service's own words (sent, the
+        // server's parser would stop at its bound without knowing the depth).
+        for subscription in subscriptions {
+            if case .query(let query) = subscription.kind { try query.predicate.validateNesting() }
+        }
         let body = SubscriptionsCodec.encodeModify(saves: subscriptions, deletes: [], owner: database.zoneOwner)
         return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database))
     }

@@ -56,10 +56,18 @@ public enum KeyValueCodec {
         }))])
     }
 
+    /// The most items one `kv/modify` request may hold (an extension path, not bound by the
+    /// protocol's 200 operations: a batch over the store's quota must reach the service whole).
+    public static let maxItems = 4 * KeyValueLimits.maxKeys
+
     public static func decodeModify(_ json: JSONValue) throws(CloudError) -> [KeyValueWrite] {
         _ = try JSONFields.object(json, "the request")
         guard let items = try JSONFields.array(json, "items", required: true) else { return [] }
-        try RecordsCodec.checkCount(items.count, "items")
+        // The store's writes are all or nothing, so one request carries a whole batch: the
+        // service judges the quota (1024 keys); past 4 times that the request is refused unread.
+        guard items.count <= maxItems else {
+            throw CloudError(.limitExceeded, "\(items.count) items in one request; at most \(maxItems) are allowed")
+        }
         var writes: [KeyValueWrite] = []
         for (index, item) in items.enumerated() {
             _ = try JSONFields.object(item, "items[\(index)]")

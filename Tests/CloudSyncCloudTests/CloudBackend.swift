@@ -13,7 +13,7 @@ struct CloudBackend: CustomStringConvertible, Sendable {
     let open: @Sendable (_ location: String, _ clock: @escaping CloudClock) throws -> any CloudService
 
     /// The backends every conformance case runs against.
-    static let allCases: [CloudBackend] = [.sqlite, .memory]
+    static let allCases: [CloudBackend] = [.sqlite, .memory, .http]
 
     /// The embedded cloud: a new file in the test's folder, opened by its URL as commands do.
     static let sqlite = CloudBackend(name: "sqlite",

@@ -61,11 +61,15 @@ import Testing
         let (cloud, server) = try f.client()
         let alice = try f.request(cloud, "alice")
         _ = try cloud.saveZones([ZoneSpec(name: "Big", atomic: false)], in: alice)
-        let records = (0..<450).map { Record(recordID: RecordID(recordName: "r\($0)", zoneID: alice.zoneID("Big")), recordType: "T") }
+        let records = (0..<350).map { Record(recordID: RecordID(recordName: "r\($0)", zoneID: alice.zoneID("Big")), recordType: "T") }
         let before = server.requestCount
         let result = try cloud.modifyRecords(ModifyRequest(saves: records), in: alice)
-        #expect(result.saved.count == 450 && result.errors.isEmpty)
-        #expect(server.requestCount - before == 3, "450 saves go as 200 + 200 + 50")
+        #expect(result.saved.count == 350 && result.errors.isEmpty)
+        #expect(server.requestCount - before == 2, "350 saves go as 200 + 150")
+        // Over the service's own bound (400 a call) nothing is sent: split, it would pass.
+        let tooMany = (0..<401).map { Record(recordID: RecordID(recordName: "x\($0)", zoneID: alice.zoneID("Big")), recordType: "T") }
+        #expect(throws: CloudError.self) { try cloud.modifyRecords(ModifyRequest(saves: tooMany), in: alice) }
+        #expect(server.requestCount - before == 2)
     }
 
     @Test func fetchChangesPagesWithTokens() throws {
