@@ -157,3 +157,43 @@ func trimmed(_ text: String) -> String {
     while slice.last?.isWhitespace == true { slice.removeLast() }
     return String(slice)
 }
+
+@Suite("cloudsync serve: the store, OTP and subscriptions across homes (end to end)")
+struct ServeSyncTests {
+    @Test func theStoreAndOTPTokensSyncAndAListenerWakes() throws {
+        let fixture = try ServeFixture()
+        let (homeA, a) = fixture.client("store-a")
+        let (homeB, b) = fixture.client("store-b")
+        _ = (homeA, homeB)
+        // The store: on, a put on one machine, read on the other.
+        #expect(a.run(["store", "sync", "on"], device: "laptop").status == 0)
+        #expect(a.run(["store", "put", "Todo", "milk", "--field", "title=Buy milk"], device: "laptop").status == 0)
+        let pushed = a.run(["store", "sync"], device: "laptop")
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let pulled = b.run(["store", "sync"], device: "desk")
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(b.run(["store", "get", "milk"], device: "desk").stdout.contains("Buy milk"))
+        // OTP tokens ride the same switch.
+        let added = a.run(["otp", "add", "--issuer", "GitHub", "--account-name", "alice"], device: "laptop", stdin: "JBSWY3DPEHPK3PXP\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        let passphrase = ["CLOUDSYNC_PASSPHRASE": "correct horse battery staple"]
+        let otpPushed = a.run(["otp", "sync"], device: "laptop", env: passphrase)
+        #expect(otpPushed.status == 0, "\(otpPushed.stderr)")
+        let otpPulled = b.run(["otp", "sync"], device: "desk", env: passphrase)
+        #expect(otpPulled.status == 0, "\(otpPulled.stderr)")
+        let codes = b.run(["otp", "code"], device: "desk", env: passphrase)
+        #expect(codes.status == 0, "\(codes.stderr)")
+        #expect(codes.stdout.contains("GitHub:alice"))
+        // A listener on the desk wakes (long poll, no polling by the client) for a laptop save.
+        #expect(a.run(["zone", "create", "Notes"], device: "laptop").status == 0)
+        #expect(b.run(["subscribe", "create", "--database", "private", "--id", "db"], device: "desk").status == 0)
+        let listener = BackgroundProcess(b, ["subscribe", "listen", "--once", "--timeout", "30"], device: "desk",
+                                         stdout: homeB.file("listen.out"), stderr: homeB.file("listen.err"))
+        #expect(BackgroundProcess.waitForText("notifications/poll alice", in: fixture.serverHome.file("requests.log"), seconds: 20)
+                || fixture.log.contains("notifications/poll"))
+        #expect(a.run(["record", "save", "Note", "n1", "--zone", "Notes"], device: "laptop").status == 0)
+        #expect(listener.wait(seconds: 30) == 0, "\(BackgroundProcess.read(homeB.file("listen.err")))")
+        #expect(BackgroundProcess.read(homeB.file("listen.out")).contains("database changed (subscription db)"))
+        #expect(fixture.stop() == 0)
+    }
+}
