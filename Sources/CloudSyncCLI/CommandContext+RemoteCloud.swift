@@ -13,6 +13,9 @@ extension CommandContext {
         guard case .http(let url) = locator else { return try locator.open() }
         let base = Self.normalizedServerURL(url)
         let token = remoteToken(for: base)
+        if let token, !token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
+            throw CLIError.usage("the token for \(base) holds spaces or control characters; check CLOUDSYNC_TOKEN or the config file")
+        }
         return HTTPCloud(configuration: HTTPCloudConfiguration(baseURL: base, defaultContainer: settings.container,
                                                                token: { _ in token }))
     }
