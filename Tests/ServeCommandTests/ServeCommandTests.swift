@@ -86,6 +86,24 @@ struct ServeCommandTests {
         #expect(down.status == 69, "\(down.stderr)")
     }
 
+    @Test func badServeOptionsAreUsageErrorsAndABusyPortIsUnavailable() throws {
+        let fixture = try ServeFixture()
+        let cloud = ["--cloud", fixture.cloud]
+        for (arguments, what) in [(["--listen", "nowhere"], "HOST:PORT"), (["--listen", "127.0.0.1:99999"], "port"),
+                                  (["--max-connections", "0"], "max-connections"), (["--tls-cert", "c.pem"], "together")] {
+            let result = fixture.server.run(["serve"] + arguments + cloud)
+            #expect(result.status == 64 && result.stderr.contains(what), "\(arguments): \(result.stderr)")
+        }
+        let remote = fixture.server.run(["serve", "--cloud", fixture.url])
+        #expect(remote.status == 64 && remote.stderr.contains("not a server URL"), "\(remote.stderr)")
+        let port = String(fixture.url.split(separator: ":").last ?? "")
+        let busy = fixture.server.run(["serve", "--listen", "127.0.0.1:" + port] + cloud)
+        #expect(busy.status == 69, "\(busy.stderr)")
+        let tokenOverHTTP = fixture.server.run(["token", "list", "--cloud", fixture.url])
+        #expect(tokenOverHTTP.status == 64, "\(tokenOverHTTP.stderr)")
+        #expect(fixture.stop() == 0)
+    }
+
     @Test func tokensAreListedAndRevokedButNeverShownAgain() throws {
         let fixture = try ServeFixture()
         let list = fixture.server.run(["token", "list", "--json", "--cloud", fixture.cloud])
