@@ -15,12 +15,12 @@ final class ServeFixture {
     let token: String
     var cloud: String { "sqlite://" + serverHome.file("cloud.sqlite") }
 
-    init(account: String = "alice") throws {
+    init(account: String = "alice", serveArguments: [String] = []) throws {
         server = BinaryRunner(home: serverHome.path)
         let created = server.run(["token", "create", "--account", account, "--cloud", "sqlite://" + serverHome.file("cloud.sqlite")])
         token = trimmed(created.stdout)
         process = BackgroundProcess(server, ["serve", "--listen", "127.0.0.1:0", "--cloud", "sqlite://" + serverHome.file("cloud.sqlite"),
-                                             "--log", serverHome.file("requests.log")],
+                                             "--log", serverHome.file("requests.log")] + serveArguments,
                                     device: "server", stdout: serverHome.file("out"), stderr: serverHome.file("err"))
         guard BackgroundProcess.waitForText("\n", in: serverHome.file("out"), seconds: 20) else {
             throw CloudError(.networkUnavailable, "serve did not start: " + BackgroundProcess.read(serverHome.file("err")))
@@ -101,6 +101,24 @@ struct ServeCommandTests {
         #expect(busy.status == 69, "\(busy.stderr)")
         let tokenOverHTTP = fixture.server.run(["token", "list", "--cloud", fixture.url])
         #expect(tokenOverHTTP.status == 64, "\(tokenOverHTTP.stderr)")
+        #expect(fixture.stop() == 0)
+    }
+
+    @Test func httpsWithTheGivenCertificate() throws {
+        let keys = TemporaryDirectory("serve-tls")
+        let made = ProcessSpawner.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", keys.file("key.pem"),
+            "-out", keys.file("cert.pem"), "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+        ], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let fixture = try ServeFixture(serveArguments: ["--tls-cert", keys.file("cert.pem"), "--tls-key", keys.file("key.pem")])
+        #expect(fixture.url.hasPrefix("https://127.0.0.1:"))
+        let path = "/database/1/iCloud.com.example.App/development/private/users/current"
+        let reply = ProcessSpawner.run("/usr/bin/curl", ["-sS", "--cacert", keys.file("cert.pem"), "-H", "Authorization: Bearer " + fixture.token,
+                                                         "--data-binary", "{}", fixture.url + path], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(reply.status == 0, "\(reply.stderr)")
+        #expect(try JSONValue.parse(reply.stdout)["userRecordName"]?.stringValue?.hasPrefix("_") == true, "\(reply.stdout)")
+        #expect(fixture.log.contains("users/current alice 200"))
         #expect(fixture.stop() == 0)
     }
 
