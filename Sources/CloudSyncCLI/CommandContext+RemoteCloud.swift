@@ -8,7 +8,8 @@ import Glibc
 
 extension CommandContext {
     /// Opens the cloud of `locator`: an `http://`/`https://` URL is `HTTPCloud` with the token of
-    /// `remoteToken(for:)`; the others are opened by the locator.
+    /// `remoteToken(for:)` (and `$CLOUDSYNC_CA_FILE`, PEM certificates to trust for a server with
+    /// its own certificate); the others are opened by the locator.
     public func openCloud(_ locator: CloudLocator) throws -> any CloudService {
         guard case .http(let url) = locator else { return try locator.open() }
         let base = Self.normalizedServerURL(url)
@@ -16,8 +17,9 @@ extension CommandContext {
         if let token, !token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
             throw CLIError.usage("the token for \(base) holds spaces or control characters; check CLOUDSYNC_TOKEN or the config file")
         }
+        let caFile = environment["CLOUDSYNC_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         return HTTPCloud(configuration: HTTPCloudConfiguration(baseURL: base, defaultContainer: settings.container,
-                                                               token: { _ in token }))
+                                                               token: { _ in token }, caFile: caFile))
     }
 
     /// The token sent to a `cloudsync serve` at `url`: `$CLOUDSYNC_TOKEN`, else the config file's

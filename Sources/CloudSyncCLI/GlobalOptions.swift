@@ -12,7 +12,7 @@ public enum GlobalOptions {
                    help: "Use the container's development or production environment (env CLOUDSYNC_ENVIRONMENT; default development).",
                    completion: .values(["development", "production"])),
         OptionSpec("cloud", value: "url",
-                   help: "The cloud to talk to, sqlite:///path or postgres://... (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite)."),
+                   help: "The cloud to talk to, sqlite:///path, postgres://... or http(s)://HOST:PORT of 'cloudsync serve' (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite)."),
         OptionSpec("home", value: "dir",
                    help: "Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).",
                    completion: .file),

@@ -53,24 +53,29 @@ public final class CurlSession: Sendable {
         }
     }
 
-    /// Sends one request and reads the whole reply (at most `maxReplyBytes`).
+    /// Sends one request and reads the whole reply (at most `maxReplyBytes`). `caFile`: PEM
+    /// certificates to trust for HTTPS instead of the system's.
     public func perform(method: String, url: String, headers: [(String, String)], body: [UInt8],
-                        connectTimeout: Double, timeout: Double, maxReplyBytes: Int) throws(HTTPTransportError) -> HTTPReply {
+                        connectTimeout: Double, timeout: Double, maxReplyBytes: Int,
+                        caFile: String? = nil) throws(HTTPTransportError) -> HTTPReply {
         let curl: LibCurl
         do { curl = try LibCurl.shared() } catch { throw .library(error.description) }
         let result: Result<HTTPReply, HTTPTransportError> = handle.withLock { slot in
             if slot == nil { slot = curl.easyInit() }
             guard let easy = slot else { return .failure(.library("curl_easy_init failed")) }
             return Self.exchange(curl, easy, method: method, url: url, headers: headers, body: body,
-                                 connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: maxReplyBytes)
+                                 connectTimeout: connectTimeout, timeout: timeout, maxReplyBytes: maxReplyBytes,
+                                 caFile: caFile)
         }
         return try result.get()
     }
 
     private static func exchange(_ curl: LibCurl, _ easy: UnsafeMutableRawPointer, method: String, url: String,
                                  headers: [(String, String)], body: [UInt8], connectTimeout: Double, timeout: Double,
-                                 maxReplyBytes: Int) -> Result<HTTPReply, HTTPTransportError> {
+                                 maxReplyBytes: Int, caFile: String?) -> Result<HTTPReply, HTTPTransportError> {
         curl.reset(easy)  // keeps the live connections and caches
+        // libcurl copies string options, so the C string need only live for the call.
+        if let caFile { _ = caFile.withCString { curl.setPointer(easy, CURLOPT_CAINFO, $0) } }
         let sink = ReplySink(limit: maxReplyBytes)
         let context = Unmanaged.passUnretained(sink).toOpaque()
         var list: UnsafeMutablePointer<curl_slist>?

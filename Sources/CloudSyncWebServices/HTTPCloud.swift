@@ -40,7 +40,7 @@ public final class HTTPCloud: CloudService, Sendable {
             reply = try (connection ?? session).perform(method: method, url: configuration.baseURL + path.text + query, headers: headers, body: body,
                                         connectTimeout: configuration.connectTimeout,
                                         timeout: configuration.requestTimeout + extraTimeout,
-                                        maxReplyBytes: configuration.maxReplyBytes)
+                                        maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile)
         } catch {
             switch error {
             case .unreachable, .library: throw CloudError(.networkUnavailable, error.description)

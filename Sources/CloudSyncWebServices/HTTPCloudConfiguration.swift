@@ -14,10 +14,13 @@ public struct HTTPCloudConfiguration: Sendable {
     public var requestTimeout: Double
     /// The largest reply read; a larger one fails the call.
     public var maxReplyBytes: Int
+    /// PEM certificates to trust for `https://` instead of the system's (a self-signed server).
+    public var caFile: String?
 
     public init(baseURL: String, environment: WebServicesEnvironment = .development,
                 defaultContainer: String = "iCloud.com.example.App", token: @escaping @Sendable (String) -> String? = { _ in nil },
-                connectTimeout: Double = 10, requestTimeout: Double = 120, maxReplyBytes: Int = 256 << 20) {
+                connectTimeout: Double = 10, requestTimeout: Double = 120, maxReplyBytes: Int = 256 << 20,
+                caFile: String? = nil) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -27,5 +30,6 @@ public struct HTTPCloudConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
         self.maxReplyBytes = maxReplyBytes
+        self.caFile = caFile
     }
 }

@@ -119,6 +119,12 @@ struct ServeCommandTests {
         #expect(reply.status == 0, "\(reply.stderr)")
         #expect(try JSONValue.parse(reply.stdout)["userRecordName"]?.stringValue?.hasPrefix("_") == true, "\(reply.stdout)")
         #expect(fixture.log.contains("users/current alice 200"))
+        // cloudsync as the client, trusting the certificate through CLOUDSYNC_CA_FILE.
+        let (_, client) = fixture.client("tls")
+        let untrusted = client.run(["zone", "list"], device: "t")
+        #expect(untrusted.status != 0, "a self-signed certificate is not trusted by default")
+        let trusted = client.run(["zone", "create", "Secure"], device: "t", env: ["CLOUDSYNC_CA_FILE": keys.file("cert.pem")])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
         #expect(fixture.stop() == 0)
     }
 
