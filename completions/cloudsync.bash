@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe schema keys message otp tour whoami repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe schema keys message otp serve token login tour whoami repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -66,6 +66,9 @@ __cloudsync_table() {
     'otp import') opts='--format --password-file --dry-run' valopts='--format --password-file' ;;
     'otp export') opts='--format --qr --output' valopts='--format --output -o' ;;
     'otp sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
+    'serve') opts='--listen --tls-cert --tls-key --max-connections --log' valopts='--listen --tls-cert --tls-key --max-connections --log' ;;
+    'token') subs='create list revoke add-key' ;;
+    'token add-key') opts='--public-key' valopts='--public-key' ;;
     'tour') opts='--keep' ;;
     'repl') opts='--bail --echo' ;;
     'help') opts='--all' ;;
@@ -121,6 +124,10 @@ __cloudsync_option_kind() {
     'otp import|--password-file') kind=file ;;
     'otp export|--format') kind='values:uri aegis migration' ;;
     'otp export|--output' | 'otp export|-o') kind=file ;;
+    'serve|--tls-cert') kind=file ;;
+    'serve|--tls-key') kind=file ;;
+    'serve|--log') kind=file ;;
+    'token add-key|--public-key') kind=file ;;
     *'|--environment') kind='values:development production' ;;
     *'|--home') kind=file ;;
     *) kind=none ;;

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'tour' 'whoami' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'login' 'tour' 'whoami' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -31,6 +31,8 @@ function __cloudsync_subcommands --argument-names path
             printf '%s\n' 'send' 'inbox' 'outbox' 'read' 'delete'
         case 'otp'
             printf '%s\n' 'add' 'code' 'verify' 'list' 'show' 'rename' 'remove' 'import' 'export' 'sync'
+        case 'token'
+            printf '%s\n' 'create' 'list' 'revoke' 'add-key'
     end
 end
 
@@ -108,6 +110,10 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--format' '--output' '-o'
         case 'otp sync'
             printf '%s\n' '--batch-size'
+        case 'serve'
+            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--log'
+        case 'token add-key'
+            printf '%s\n' '--public-key'
     end
 end
 
@@ -202,7 +208,7 @@ complete -c cloudsync -l account -x -d 'Act as this account (env CLOUDSYNC_ACCOU
 complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default: the short host name).'
 complete -c cloudsync -l container -x -d 'Use this container (env CLOUDSYNC_CONTAINER; default iCloud.com.example.App).'
 complete -c cloudsync -l environment -x -a 'development production' -d 'Use the container\'s development or production environment (env CLOUDSYNC_ENVIRONMENT; default development). One of: development, production.'
-complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path or postgres://... (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
+complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path, postgres://... or http(s)://HOST:PORT of \'cloudsync serve\' (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
 complete -c cloudsync -l home -r -F -d 'Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).'
 complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr.'
 complete -c cloudsync -s q -l quiet -d 'Print no progress chatter on stderr.'
@@ -222,6 +228,9 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'schema' -d 'Export, check,
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'The account\'s data key for encrypted fields, and its identity key for messages.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'message' -d 'Send and read end-to-end encrypted messages between accounts.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'otp' -d 'Manage 2FA tokens (TOTP, HOTP, Steam) and sync them between devices.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'serve' -d 'Serve the cloud over HTTP in the CloudKit Web Services protocol.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'token' -d 'Create, list and revoke the tokens and keys of \'cloudsync serve\'.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'login' -d 'Store the token of a cloudsync server (read from stdin or asked).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'whoami' -d 'Show the account, device, container and cloud this command line acts as.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
@@ -580,6 +589,30 @@ complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l force-data -d 'Send BY
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
 complete -c cloudsync -n '__cloudsync_arg \'otp sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
+
+# cloudsync serve
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l listen -x -d 'Address to listen on (default 127.0.0.1:8080; port 0 picks one).'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l tls-cert -r -F -d 'Serve HTTPS with this PEM certificate (with --tls-key).'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l tls-key -r -F -d 'The PEM private key of --tls-cert.'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections -x -d 'Connections served at once (default 256).'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
+
+# cloudsync token
+complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'create' -d 'Print a new token for --account (shown once).'
+complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'list' -d 'List tokens and keys: ID, account, kind, created, last used.'
+complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'revoke' -d 'Revoke a token or key by ID.'
+complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'add-key' -d 'Register a server-to-server key (ECDSA P-256) for --account; print its key ID.'
+
+# cloudsync token create
+
+# cloudsync token list
+
+# cloudsync token revoke
+
+# cloudsync token add-key
+complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l public-key -r -F -d 'The PEM public key (openssl ec -pubout).'
+
+# cloudsync login
 
 # cloudsync tour
 complete -c cloudsync -n '__cloudsync_at \'tour\'' -l keep -d 'Keep the temporary folder and print its path.'
