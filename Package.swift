@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "CloudSyncHTTPServer", dependencies: ["CloudSyncCore", "CMicroHTTPD"], swiftSettings: strict),
         .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
+        // PostgreSQL (issue 11): `PostgresCloud`, the service over tables in PostgreSQL.
+        .target(name: "CloudSyncPostgresCloud", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncPostgres"],
+                swiftSettings: strict),
         .target(name: "CloudSyncDevice",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
@@ -89,7 +92,7 @@ let package = Package(
                 path: "Sources/Commands/Serve", swiftSettings: strict),
 
         .executableTarget(name: "cloudsync",
-                          dependencies: ["CloudSyncCLI", "ZoneCommand", "RecordCommand",
+                          dependencies: ["CloudSyncCLI", "CloudSyncPostgresCloud", "ZoneCommand", "RecordCommand",
                                          "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                          "MessageCommand", "OTPCommand",
                                          "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand"],
@@ -123,7 +126,8 @@ let package = Package(
                     dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "OTPCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests",
-                    dependencies: ["CloudSyncCloud", "CloudSyncWebServices", "CloudSyncHTTPServer", "TestSupport"],
+                    dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebServices",
+                                   "CloudSyncHTTPServer", "TestSupport"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
         .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],

@@ -13,9 +13,9 @@ public let systemClock: CloudClock = {
 }
 
 /// Random identifiers (userRecordName, store epochs) from the system generator.
-enum RandomID {
+public enum RandomID {
     /// `count` random bytes as lowercase hex.
-    static func hex(bytes count: Int) -> String {
+    public static func hex(bytes count: Int) -> String {
         var rng = SystemRandomNumberGenerator()
         var out = ""
         for _ in 0..<count {

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,7 +113,8 @@ public enum CloudLocator: Sendable, Hashable {
         switch self {
         case .sqlite(let path):
             return try SQLiteCloud(path: path, clock: clock)
-        case .postgres:
+        case .postgres(let url):
+            if let opener = CloudLocator.opener(forScheme: "postgres") { return try opener(url, clock) }
             throw CloudError(.serviceUnavailable,
                              "the PostgreSQL backend is not part of this build yet; use the embedded sqlite:// cloud")
         case .http:
@@ -120,5 +122,26 @@ public enum CloudLocator: Sendable, Hashable {
             throw CloudError(.serviceUnavailable,
                              "an http(s):// cloud is opened through HTTPCloud (CommandContext.openCloud), not here")
         }
+    }
+}
+
+/// Opens a service from its URL: what a backend outside this module registers.
+public typealias CloudOpener = @Sendable (_ url: String, _ clock: @escaping CloudClock) throws(CloudError) -> any CloudService
+
+/// The registered openers, by scheme.
+private let cloudOpeners = Mutex<[String: CloudOpener]>([:])
+
+extension CloudLocator {
+    /// Makes `open` use `opener` for URLs of `scheme` (`postgres` covers `postgres://` and
+    /// `postgresql://`). Backends that bring their own libraries (PostgreSQL's libpq) live in
+    /// their own modules and register here at the composition root, so this module does not
+    /// depend on them; the library itself loads only when such a URL is opened.
+    public static func register(scheme: String, opener: @escaping CloudOpener) {
+        cloudOpeners.withLock { $0[scheme] = opener }
+    }
+
+    /// The opener registered for `scheme`, if any.
+    static func opener(forScheme scheme: String) -> CloudOpener? {
+        cloudOpeners.withLock { $0[scheme] }
     }
 }

@@ -20,6 +20,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// unreachable server is an error, not a hang (0 waits forever, as in libpq).
     public var connectTimeout: Int?
     public var applicationName: String?
+    /// cloudsync's own parameter `schema`: the PostgreSQL schema that holds the cloud's tables
+    /// (created on first use), so several clouds can share one database. Not sent to libpq.
+    public var schema: String?
 
     /// The longest URL accepted, in bytes.
     public static let maximumLength = 4096
@@ -155,8 +158,16 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 connectTimeout = seconds
             case "application_name":
                 applicationName = value
+            case "schema":
+                guard !value.isEmpty, value.utf8.count <= PostgresConnection.maximumChannelLength,
+                      value.utf8.allSatisfy({ byte in
+                          (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+                      }), !(value.first?.isNumber ?? true) else {
+                    throw .invalidURL("schema must be 1 to 63 lowercase letters, digits or '_', not starting with a digit")
+                }
+                schema = value
             default:
-                throw .invalidURL("unknown parameter \"\(key)\" (known: sslmode, connect_timeout, application_name)")
+                throw .invalidURL("unknown parameter \"\(key)\" (known: sslmode, connect_timeout, application_name, schema)")
             }
         }
     }
@@ -217,6 +228,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         if let sslMode { query.append("sslmode=\(sslMode)") }
         if let connectTimeout { query.append("connect_timeout=\(connectTimeout)") }
         if let applicationName { query.append("application_name=\(PostgresURL.encode(applicationName))") }
+        if let schema { query.append("schema=\(schema)") }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         return text
     }

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncPostgresCloud
 import FetchChangesCommand
 import KVCommand
 import KeysCommand
@@ -16,6 +17,9 @@ import ZoneCommand
 
 /// The version `cloudsync --version` prints.
 let version = "0.1.0"
+
+// Backends with libraries of their own: libpq loads only when a postgres:// URL is opened.
+PostgresCloud.registerWithLocator()
 
 /// The builtin command families, in the order `cloudsync help` lists them. Each is built only
 /// when a command line reaches it (help, completion and the generators build them all).

@@ -1,5 +1,7 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncPostgresCloud
+import Glibc
 import TestSupport
 
 /// A backend the conformance suite runs against: how to get a fresh, empty store and open a
@@ -13,11 +15,11 @@ struct CloudBackend: CustomStringConvertible, Sendable {
     let open: @Sendable (_ location: String, _ clock: @escaping CloudClock) throws -> any CloudService
 
     /// The backends every conformance case runs against.
-    static let allCases: [CloudBackend] = [.sqlite, .memory, .http]
+    static let allCases: [CloudBackend] = [.sqlite, .memory, .postgres, .http]
     /// The backends whose service carries environments and the schema calls (`SchemaService`).
     /// The HTTP client does not yet: it sends its configured environment in every path and has
     /// no schema endpoints (an open item of the schema issue), so the schema suite runs on these.
-    static let schemaCases: [CloudBackend] = [.sqlite, .memory]
+    static let schemaCases: [CloudBackend] = [.sqlite, .memory, .postgres]
 
     /// The embedded cloud: a new file in the test's folder, opened by its URL as commands do.
     static let sqlite = CloudBackend(name: "sqlite",
@@ -29,6 +31,19 @@ struct CloudBackend: CustomStringConvertible, Sendable {
                                      open: { location, clock in
                                          ServiceCloud(storage: try MemoryCloudStorage.named(location), clock: clock)
                                      })
+
+    /// `PostgresCloud` on the test server (`CLOUDSYNC_TEST_POSTGRES_URL`, set by
+    /// scripts/with-postgres): a fresh schema per case (`?schema=`). Without a server every case
+    /// fails; it is never skipped.
+    static let postgres = CloudBackend(name: "postgres", freshLocation: { _ in
+        guard let base = getenv("CLOUDSYNC_TEST_POSTGRES_URL").map({ String(cString: $0) }), !base.isEmpty else {
+            throw CloudError(.serviceUnavailable, "CLOUDSYNC_TEST_POSTGRES_URL is not set: run the tests under scripts/with-postgres")
+        }
+        var bytes = [UInt8](repeating: 0, count: 8)
+        _ = getentropy(&bytes, bytes.count)
+        let schema = "t_" + bytes.map { String($0, radix: 16) }.joined()
+        return base + (base.contains("?") ? "&" : "?") + "schema=" + schema
+    }, open: { location, clock in try PostgresCloud(url: location, clock: clock) })
 
     var description: String { name }
 

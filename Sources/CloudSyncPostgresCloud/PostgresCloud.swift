@@ -1,0 +1,34 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncPostgres
+
+/// The cloud in a PostgreSQL database (`--cloud postgres://user:pw@host:port/db`): the
+/// service's rules are `ServiceCloud`'s, over `PostgresCloudStorage`. Devices on any machine
+/// that reaches the server sync through it; listeners are woken with LISTEN/NOTIFY.
+public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
+    /// Where it lives (the password masked in `description`).
+    public let url: PostgresURL
+
+    /// Connects to `url` and creates (or upgrades) the tables on first use. Errors: an invalid
+    /// URL `invalidArguments`; unreachable `serviceUnavailable` (69); refused credentials
+    /// `notAuthenticated` (77); a cloud of a newer format `badDatabase` (69).
+    public init(url text: String, clock: @escaping CloudClock = systemClock) throws(CloudError) {
+        let url: PostgresURL
+        do {
+            url = try PostgresURL(text)
+        } catch {
+            throw CloudError(.invalidArguments, error.description)
+        }
+        self.url = url
+        super.init(storage: try PostgresCloudStorage(url: url), clock: clock)
+    }
+
+    /// Makes `CloudLocator` open `postgres://` and `postgresql://` URLs as a `PostgresCloud`.
+    /// Call once at the composition root (the executable, tests); nothing loads libpq until such
+    /// a URL is opened.
+    public static func registerWithLocator() {
+        CloudLocator.register(scheme: "postgres") { url, clock throws(CloudError) in
+            try PostgresCloud(url: url, clock: clock)
+        }
+    }
+}

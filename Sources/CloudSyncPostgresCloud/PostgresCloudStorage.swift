@@ -1,0 +1,118 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncPostgres
+import Synchronization
+
+/// A PostgreSQL cloud's storage: the tables of `PostgresCloudSchema` in one database (or one
+/// schema of it, `?schema=`), with no rules of the service (those are `ServiceCloud`'s).
+///
+/// One connection per process, used by one transaction at a time, with `statement_timeout`;
+/// every statement with parameters is prepared once per connection.
+///
+/// Sequencing. A read transaction is `REPEATABLE READ`: one snapshot. A write transaction is
+/// `READ COMMITTED` and takes the write lock of the database it writes, the `databases` row,
+/// with its first look at it (`SELECT … FOR UPDATE` in `findDatabase`, which every
+/// database-scoped write does before anything else): writers of one database serialize across
+/// processes and machines, as `BEGIN IMMEDIATE` does for the SQLite file, while writers of other
+/// databases run in parallel. Under that lock the zone row is read `FOR UPDATE` and the
+/// counters are taken with `UPDATE … RETURNING`, so writers commit in counter order and no reader
+/// sees N+1 before N. Account-level writes (accounts, schema fields, key-value stores, devices,
+/// notifications) use `ON CONFLICT` and the key-value store's row lock instead.
+final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
+    let url: PostgresURL
+    let epoch: UInt64
+    let connection: PostgresConnection
+    let lock = Mutex(())
+    /// A second connection reading the last committed state (record images for query
+    /// subscriptions), opened on first need.
+    var imageConnection: PostgresConnection?
+
+    /// How long one statement may run before the server cancels it.
+    static let statementTimeoutMilliseconds = 30_000
+
+    /// Connects, creates or upgrades the tables, and reads the store epoch.
+    init(url: PostgresURL) throws(CloudError) {
+        self.url = url
+        do {
+            connection = try PostgresCloudStorage.connect(url)
+            epoch = try PostgresCloudMigrator.prepare(connection, displayName: url.description)
+        } catch {
+            throw PostgresCloudStorage.cloudError(error, url: url)
+        }
+    }
+
+    /// A configured connection: timeout set, in the cloud's schema (created on first use).
+    static func connect(_ url: PostgresURL) throws -> PostgresConnection {
+        let connection = try PostgresConnection(url)
+        try connection.setStatementTimeout(milliseconds: statementTimeoutMilliseconds)
+        if let schema = url.schema {
+            let created: Result<PostgresRows, PostgresError> = Result { () throws(PostgresError) in
+                try connection.execute("CREATE SCHEMA IF NOT EXISTS \"\(schema)\"")
+            }
+            // A concurrent creator may win the race: that is fine.
+            if case .failure(let error) = created, error.sqlState != "23505", error.sqlState != "42P06" { throw error }
+            try connection.execute("SET search_path TO \"\(schema)\"")
+        }
+        return connection
+    }
+
+    func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try guarded {
+            try connection.transaction(.repeatableRead) { connection in
+                try body(PostgresCloudTransaction(storage: self, connection: connection, writing: false))
+            }
+        }
+    }
+
+    func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try guarded {
+            try connection.transaction(.readCommitted) { connection in
+                try body(PostgresCloudTransaction(storage: self, connection: connection, writing: true))
+            }
+        }
+    }
+
+    func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter {
+        do {
+            return try PostgresNotificationWaiter(url: url, channel: PostgresNotificationChannel.name(for: device, schema: url.schema))
+        } catch {
+            throw PostgresCloudStorage.cloudError(error, url: url)
+        }
+    }
+
+    /// Runs `body` holding the connection, mapping every failure to a `CloudError`.
+    func guarded<T>(_ body: () throws -> T) throws(CloudError) -> T {
+        do {
+            return try lock.withLock { _ in try body() }
+        } catch {
+            throw PostgresCloudStorage.cloudError(error, url: url)
+        }
+    }
+
+    /// A failure as a `CloudError`: unreachable or lost → `serviceUnavailable` (69, retried);
+    /// refused credentials → `notAuthenticated` (77); a cancelled statement → `serviceUnavailable`
+    /// with a retry hint; anything else → `internalError`.
+    static func cloudError(_ error: any Error, url: PostgresURL) -> CloudError {
+        if let error = error as? CloudError { return error }
+        guard let error = error as? PostgresError else { return CloudError(.internalError, "cloud failed: \(error)") }
+        switch error {
+        case .authenticationFailed:
+            return CloudError(.notAuthenticated, error.description)
+        case .unreachable, .connectionFailed, .libraryUnavailable, .databaseMissing:
+            return CloudError(.serviceUnavailable, error.description)
+        case .connectionLost:
+            return CloudError(.serviceUnavailable, error.description, retryAfter: 1)
+        case .invalidURL:
+            return CloudError(.invalidArguments, error.description)
+        case .server(let state, _):
+            if error.isStatementTimeout || error.isSerializationFailure || state == "55P03" {
+                return CloudError(.serviceUnavailable, "the PostgreSQL cloud is busy: \(error.description)", retryAfter: 1)
+            }
+            if state == "53100" { return CloudError(.quotaExceeded, "the PostgreSQL server's disk is full") }
+            if state == "42501" { return CloudError(.permissionFailure, error.description) }
+            return CloudError(.internalError, "cloud storage failed: \(error.description)")
+        case .invalidArgument, .unexpectedValue:
+            return CloudError(.internalError, "cloud storage failed: \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncPostgres
+
+extension PostgresCloudTransaction {
+    /// Columns read for a full record, in the order `decodeRow` expects.
+    static let recordColumns = """
+        name, type, change_tag, fields, created_ms, created_user, created_device, \
+        modified_ms, modified_user, modified_device, seq, deleted, has_refs
+        """
+
+    /// `keepingText`: also keep the fields column's text (for fetched changes).
+    static func decodeRow(_ row: PostgresRow, zoneID: ZoneID, keepingText: Bool = false) throws -> StoredRecord {
+        let recordID = RecordID(recordName: try row.text(0), zoneID: zoneID)
+        let deleted = row[11].bool ?? false
+        var fields: [String: FieldValue] = [:]
+        var text: String?
+        if !deleted, let stored = row[3].text {
+            fields = try RecordJSON.decodeFields(bytes: Array(stored.utf8))
+            if keepingText { text = stored }
+        }
+        let system = SystemFields(
+            changeTag: row[2].text ?? "",
+            created: ChangeStamp(timestamp: try row.int64(4), userRecordName: try row.text(5), deviceID: try row.text(6)),
+            modified: ChangeStamp(timestamp: try row.int64(7), userRecordName: try row.text(8), deviceID: try row.text(9)))
+        return StoredRecord(record: Record(recordID: recordID, recordType: try row.text(1), fields: fields, system: system),
+                            seq: try row.int64(10), deleted: deleted, hasRefs: row[12].bool ?? false, fieldsText: text)
+    }
+
+    func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord? {
+        try run("SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND name=$3",
+                [.int64(dbID), .int64(zone.id), .text(name)]).first.map { try Self.decodeRow($0, zoneID: zoneID) }
+    }
+
+    /// One statement: `ON CONFLICT DO NOTHING` for a blind insert (a row of that name, live or
+    /// tombstone, leaves it undone), `ON CONFLICT DO UPDATE` otherwise.
+    func writeRecord(_ row: RecordWrite, zone: ZoneRow, dbID: Int64, ifAbsent: Bool) throws -> Bool {
+        let conflict = ifAbsent ? "DO NOTHING" : """
+            DO UPDATE SET type=excluded.type, seq=excluded.seq, change_tag=excluded.change_tag, deleted=false,
+                fields=excluded.fields, has_refs=excluded.has_refs, created_ms=excluded.created_ms,
+                created_user=excluded.created_user, created_device=excluded.created_device,
+                modified_ms=excluded.modified_ms, modified_user=excluded.modified_user,
+                modified_device=excluded.modified_device
+            """
+        let result = try run("""
+            INSERT INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs, created_ms,
+                created_user, created_device, modified_ms, modified_user, modified_device)
+            VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10, $11, $12, $13, $14)
+            ON CONFLICT(db_id, zone_id, name) \(conflict)
+            """, [.int64(dbID), .int64(zone.id), .text(row.name), .text(row.type), .int64(row.seq), .text(row.changeTag),
+                  .text(row.fieldsText), .bool(row.hasRefs), .int64(row.created.timestamp),
+                  .text(row.created.userRecordName), .text(row.created.deviceID), .int64(row.modified.timestamp),
+                  .text(row.modified.userRecordName), .text(row.modified.deviceID)])
+        return !ifAbsent || result.affectedRows > 0
+    }
+
+    func tombstoneRecord(_ name: String, zone: ZoneRow, dbID: Int64, seq: Int64, stamp: ChangeStamp) throws {
+        try run("""
+            UPDATE records SET deleted=true, seq=$1, change_tag=NULL, fields=NULL, has_refs=false,
+                modified_ms=$2, modified_user=$3, modified_device=$4
+            WHERE db_id=$5 AND zone_id=$6 AND name=$7
+            """, [.int64(seq), .int64(stamp.timestamp), .text(stamp.userRecordName), .text(stamp.deviceID),
+                  .int64(dbID), .int64(zone.id), .text(name)])
+    }
+
+    func removeReferences(from source: String, zone: ZoneRow, dbID: Int64) throws {
+        try run("DELETE FROM refs WHERE db_id=$1 AND zone_id=$2 AND source=$3", [.int64(dbID), .int64(zone.id), .text(source)])
+    }
+
+    func addReference(from source: String, to target: String, zone: ZoneRow, dbID: Int64) throws {
+        try run("INSERT INTO refs(db_id, zone_id, target, source) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                [.int64(dbID), .int64(zone.id), .text(target), .text(source)])
+    }
+
+    func referenceSources(to target: String, zone: ZoneRow, dbID: Int64) throws -> [String] {
+        try run("SELECT source FROM refs WHERE db_id=$1 AND zone_id=$2 AND target=$3",
+                [.int64(dbID), .int64(zone.id), .text(target)]).rows.map { try $0.text(0) }
+    }
+
+    /// Reads one row past `limit` to tell `moreComing`.
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
+                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool) {
+        let rows = try run("""
+            SELECT \(Self.recordColumns) FROM records
+            WHERE db_id=$1 AND zone_id=$2 AND seq>$3 ORDER BY seq LIMIT $4
+            """, [.int64(dbID), .int64(zone.id), .int64(since), .int64(Int64(limit) + 1)]).rows
+        let records = try rows.prefix(limit).map { try Self.decodeRow($0, zoneID: zoneID, keepingText: true) }
+        return (records, rows.count > limit)
+    }
+
+    func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
+                     _ visit: (Record) throws -> Void) throws {
+        for row in try run("""
+            SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND deleted=false AND type=$3
+            """, [.int64(dbID), .int64(zone.id), .text(recordType)]).rows {
+            try visit(try Self.decodeRow(row, zoneID: zoneID).record)
+        }
+    }
+
+    /// Read on a second connection, which sees the last committed state: the state before this
+    /// transaction, since this writer holds the database's write lock.
+    func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,
+                                       zoneID: ZoneID) -> [String: NotificationRecordImage]? {
+        guard !names.isEmpty else { return [:] }
+        do {
+            if storage.imageConnection == nil { storage.imageConnection = try PostgresCloudStorage.connect(storage.url) }
+            guard let reader = storage.imageConnection else { return nil }
+            let rows = try reader.queryPrepared("""
+                SELECT name, deleted, type, fields, created_ms, modified_ms FROM records
+                WHERE db_id=$1 AND zone_id=$2 AND name = ANY($3::text[])
+                """, [.int64(dbID), .int64(zone.id), .text(Self.textArray(names))]).rows
+            var images: [String: NotificationRecordImage] = [:]
+            for name in names { images[name] = NotificationRecordImage(live: false, record: nil) }
+            for row in rows {
+                let name = try row.text(0)
+                guard row[1].bool == false else { continue }
+                let fields = try row[3].text.map { try RecordJSON.decodeFields(bytes: Array($0.utf8)) } ?? [:]
+                let system = SystemFields(
+                    changeTag: "",
+                    created: ChangeStamp(timestamp: try row.int64(4), userRecordName: "", deviceID: ""),
+                    modified: ChangeStamp(timestamp: try row.int64(5), userRecordName: "", deviceID: ""))
+                images[name] = NotificationRecordImage(
+                    live: true, record: Record(recordID: RecordID(recordName: name, zoneID: zoneID), recordType: try row.text(2),
+                                               fields: fields, system: system))
+            }
+            return images
+        } catch {
+            storage.imageConnection = nil
+            return nil
+        }
+    }
+
+    /// A PostgreSQL array literal of texts: `{"a","b\"c"}`.
+    static func textArray(_ values: some Sequence<String>) -> String {
+        "{" + values.map { value in
+            var quoted = "\""
+            for character in value {
+                if character == "\\" || character == "\"" { quoted.append("\\") }
+                quoted.append(character)
+            }
+            return quoted + "\""
+        }.joined(separator: ",") + "}"
+    }
+
+    // MARK: Schema
+
+    func schemaFields(container: String, recordType: String) throws -> [String: FieldTypeName] {
+        var known: [String: FieldTypeName] = [:]
+        for row in try run("SELECT field, type FROM schema_fields WHERE container=$1 AND record_type=$2",
+                           [.text(container), .text(recordType)]).rows {
+            if let parsed = FieldTypeName(try row.text(1)) { known[try row.text(0)] = parsed }
+        }
+        return known
+    }
+
+    func addSchemaFieldIfAbsent(container: String, recordType: String, field: String, type: FieldTypeName) throws -> Bool {
+        try run("""
+            INSERT INTO schema_fields(container, record_type, field, type) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING
+            """, [.text(container), .text(recordType), .text(field), .text(type.description)]).affectedRows > 0
+    }
+
+    func schemaFieldType(container: String, recordType: String, field: String) throws -> String? {
+        try run("SELECT type FROM schema_fields WHERE container=$1 AND record_type=$2 AND field=$3",
+                [.text(container), .text(recordType), .text(field)]).first?[0].text
+    }
+
+    // MARK: Assets
+
+    func insertAssetIfAbsent(_ reference: AssetReference, data: [UInt8], dbID: Int64, now: Int64) throws {
+        try run("""
+            INSERT INTO assets(db_id, checksum, size, data, created_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING
+            """, [.int64(dbID), .text(reference.checksum), .int64(reference.size), .bytes(data), .int64(now)])
+    }
+
+    func assetData(checksum: String, dbID: Int64) throws -> [UInt8]? {
+        try run("SELECT data FROM assets WHERE db_id=$1 AND checksum=$2", [.int64(dbID), .text(checksum)]).first?[0].bytes
+    }
+
+    func assetSize(checksum: String, dbID: Int64) throws -> Int64? {
+        try run("SELECT size FROM assets WHERE db_id=$1 AND checksum=$2", [.int64(dbID), .text(checksum)]).first?[0].int64
+    }
+}

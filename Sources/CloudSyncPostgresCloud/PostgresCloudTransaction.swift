@@ -1,0 +1,141 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncPostgres
+
+/// The storage primitives of a PostgreSQL cloud inside one transaction of its connection:
+/// accounts, databases and zones here; records, schema and assets in
+/// `PostgresCloudTransaction+Records`; key-value stores, subscriptions and notification queues
+/// in `PostgresCloudTransaction+AccountData`. Every statement is prepared (`queryPrepared`).
+struct PostgresCloudTransaction: CloudStorageTransaction {
+    let storage: PostgresCloudStorage
+    let connection: PostgresConnection
+    /// A write transaction: lookups that take the write lock read `FOR UPDATE`.
+    let writing: Bool
+    let savepoints = SavepointCounter()
+
+    final class SavepointCounter {
+        var next = 0
+    }
+
+    /// Runs one prepared statement.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresRows {
+        try connection.queryPrepared(sql, parameters)
+    }
+
+    func nested<T>(_ body: () throws -> T) throws -> T {
+        savepoints.next += 1
+        let name = "cloudsync_sp\(savepoints.next)"
+        try connection.execute("SAVEPOINT \(name)")
+        do {
+            let value = try body()
+            try connection.execute("RELEASE SAVEPOINT \(name)")
+            return value
+        } catch {
+            try connection.execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    // MARK: Accounts
+
+    func userRecordName(ofAccount name: String) throws -> String? {
+        try run("SELECT user_record_name FROM accounts WHERE name=$1", [.text(name)]).first?[0].text
+    }
+
+    func insertAccountIfAbsent(name: String, userRecordName: String, now: Int64) throws {
+        try run("INSERT INTO accounts(name, user_record_name, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                [.text(name), .text(userRecordName), .int64(now)])
+    }
+
+    // MARK: Databases
+
+    /// In a write transaction this takes the database's write lock (`FOR UPDATE`), held to commit.
+    func findDatabase(container: String, scope: DatabaseScope, owner: String) throws -> DatabaseRow? {
+        let sql = "SELECT db_id, seq FROM databases WHERE container=$1 AND scope=$2 AND owner=$3"
+        let row = try run(writing ? sql + " FOR UPDATE" : sql, [.text(container), .text(scope.rawValue), .text(owner)]).first
+        return try row.map { DatabaseRow(id: try $0.int64(0), seq: try $0.int64(1)) }
+    }
+
+    /// A concurrent creator wins: this one then waits for its commit and locks its row.
+    func createDatabase(container: String, scope: DatabaseScope, owner: String, now: Int64) throws -> DatabaseRow {
+        let inserted = try run("""
+            INSERT INTO databases(container, scope, owner, seq) VALUES ($1, $2, $3, 0)
+            ON CONFLICT DO NOTHING RETURNING db_id
+            """, [.text(container), .text(scope.rawValue), .text(owner)]).first
+        guard let id = inserted?[0].int64 else {
+            guard let existing = try findDatabase(container: container, scope: scope, owner: owner) else {
+                throw CloudError(.internalError, "database of \(container) vanished while being created")
+            }
+            return existing
+        }
+        try run("""
+            INSERT INTO zones(db_id, name, atomic, seq, db_seq, created_ms) VALUES ($1, $2, false, 0, 0, $3)
+            """, [.int64(id), .text(ZoneID.defaultZoneName), .int64(now)])
+        return DatabaseRow(id: id, seq: 0)
+    }
+
+    func nextDatabaseSeq(_ dbID: Int64) throws -> Int64 {
+        guard let seq = try run("UPDATE databases SET seq = seq + 1 WHERE db_id=$1 RETURNING seq", [.int64(dbID)]).first?[0].int64 else {
+            throw CloudError(.internalError, "database \(dbID) vanished")
+        }
+        return seq
+    }
+
+    // MARK: Zones
+
+    static func zoneRow(_ row: PostgresRow, name: String? = nil) throws -> ZoneRow {
+        ZoneRow(id: try row.int64(0), name: try name ?? row.text(5), atomic: row[1].bool ?? false, seq: try row.int64(2),
+                floorSeq: try row.int64(3), recordCount: Int(try row.int64(4)))
+    }
+
+    func findZone(_ name: String, dbID: Int64) throws -> ZoneRow? {
+        let sql = "SELECT zone_id, atomic, seq, floor_seq, record_count FROM zones WHERE db_id=$1 AND name=$2 AND deleted=0"
+        return try run(writing ? sql + " FOR UPDATE" : sql, [.int64(dbID), .text(name)]).first
+            .map { try Self.zoneRow($0, name: name) }
+    }
+
+    func deletedZoneReason(_ name: String, dbID: Int64) throws -> ZoneDeletionReason? {
+        try run("SELECT deleted FROM zones WHERE db_id=$1 AND name=$2 AND deleted>0 ORDER BY db_seq DESC LIMIT 1",
+                [.int64(dbID), .text(name)]).first.map { $0[0].int64 == 2 ? ZoneDeletionReason.purged : .deleted }
+    }
+
+    func liveZones(dbID: Int64) throws -> [ZoneRow] {
+        try run("""
+            SELECT zone_id, atomic, seq, floor_seq, record_count, name FROM zones
+            WHERE db_id=$1 AND deleted=0 ORDER BY name<>'_defaultZone', name
+            """, [.int64(dbID)]).rows.map { try Self.zoneRow($0) }
+    }
+
+    func createZone(_ name: String, atomic: Bool, dbID: Int64, dbSeq: Int64, now: Int64) throws -> ZoneRow {
+        guard let id = try run("""
+            INSERT INTO zones(db_id, name, atomic, seq, db_seq, created_ms) VALUES ($1, $2, $3, 0, $4, $5) RETURNING zone_id
+            """, [.int64(dbID), .text(name), .bool(atomic), .int64(dbSeq), .int64(now)]).first?[0].int64 else {
+            throw CloudError(.internalError, "zone '\(name)' was not created")
+        }
+        return ZoneRow(id: id, name: name, atomic: atomic, seq: 0, floorSeq: 0, recordCount: 0)
+    }
+
+    func deleteZone(_ zone: ZoneRow, dbID: Int64, purge: Bool, dbSeq: Int64) throws {
+        try run("DELETE FROM records WHERE db_id=$1 AND zone_id=$2", [.int64(dbID), .int64(zone.id)])
+        try run("DELETE FROM refs WHERE db_id=$1 AND zone_id=$2", [.int64(dbID), .int64(zone.id)])
+        try run("UPDATE zones SET deleted=$1, db_seq=$2, record_count=0 WHERE db_id=$3 AND zone_id=$4",
+                [.int64(purge ? 2 : 1), .int64(dbSeq), .int64(dbID), .int64(zone.id)])
+    }
+
+    func advanceZone(_ zone: ZoneRow, dbID: Int64, seq: Int64, dbSeq: Int64, countDelta: Int) throws {
+        try run("UPDATE zones SET seq=$1, db_seq=$2, record_count=record_count+$3 WHERE db_id=$4 AND zone_id=$5",
+                [.int64(seq), .int64(dbSeq), .int64(Int64(countDelta)), .int64(dbID), .int64(zone.id)])
+    }
+
+    func zoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [ZoneChangeRow] {
+        try run("""
+            SELECT name, deleted, db_seq FROM zones
+            WHERE db_id=$1 AND db_seq>$2 AND name<>'_defaultZone' ORDER BY db_seq LIMIT $3
+            """, [.int64(dbID), .int64(since), .int64(Int64(limit))]).rows.map { row in
+            let state = try row.int64(1)
+            return ZoneChangeRow(name: try row.text(0), deletion: state == 0 ? nil : state == 2 ? .purged : .deleted,
+                                 dbSeq: try row.int64(2))
+        }
+    }
+}
