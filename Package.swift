@@ -145,6 +145,9 @@ let package = Package(
         .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "MessageCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ServeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        // PostgreSQL (issue 11): the built binary with --cloud postgres://, on the scripts/with-postgres cluster.
+        .testTarget(name: "PostgresCloudCommandTests", dependencies: ["CloudSyncCore", "TestSupport", "cloudsync"],
+                    swiftSettings: strict),
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "WhoamiCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
