@@ -9,7 +9,8 @@ public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
     /// Where it lives (the password masked in `description`).
     public let url: PostgresURL
 
-    /// Connects to `url` and creates (or upgrades) the tables on first use. Errors: an invalid
+    /// Connects to `url` (or shares this process's connection to it) and creates (or upgrades)
+    /// the tables on first use. Errors: an invalid
     /// URL `invalidArguments`; unreachable `serviceUnavailable` (69); refused credentials
     /// `notAuthenticated` (77); a cloud of a newer format `badDatabase` (69).
     public init(url text: String, clock: @escaping CloudClock = systemClock) throws(CloudError) {
@@ -20,7 +21,7 @@ public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
             throw CloudError(.invalidArguments, error.description)
         }
         self.url = url
-        super.init(storage: try PostgresCloudStorage(url: url), clock: clock)
+        super.init(storage: try PostgresCloudStorage.shared(url), clock: clock)
     }
 
     /// Makes `CloudLocator` open `postgres://` and `postgresql://` URLs as a `PostgresCloud`.

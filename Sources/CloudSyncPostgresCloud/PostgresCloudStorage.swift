@@ -6,8 +6,10 @@ import Synchronization
 /// A PostgreSQL cloud's storage: the tables of `PostgresCloudSchema` in one database (or one
 /// schema of it, `?schema=`), with no rules of the service (those are `ServiceCloud`'s).
 ///
-/// One connection per process, used by one transaction at a time, with `statement_timeout`;
-/// every statement with parameters is prepared once per connection.
+/// One connection per process: `shared(_:)` keeps one storage per URL for the process (every
+/// `PostgresCloud` opened on that URL, such as each line of a script, shares it), used by one
+/// transaction at a time, with `statement_timeout`; every statement with parameters is prepared
+/// once per connection. A lost connection is dropped and made again by the next transaction.
 ///
 /// Sequencing. A read transaction is `REPEATABLE READ`: one snapshot. A write transaction is
 /// `READ COMMITTED` and takes the write lock of the database it writes, the `databases` row,
@@ -21,11 +23,26 @@ import Synchronization
 final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     let url: PostgresURL
     let epoch: UInt64
-    let connection: PostgresConnection
+    /// nil after the connection was lost, until the next transaction connects again.
+    var connection: PostgresConnection?
     let lock = Mutex(())
     /// A second connection reading the last committed state (record images for query
     /// subscriptions), opened on first need.
     var imageConnection: PostgresConnection?
+
+    /// The storages of this process, by URL.
+    private static let storages = Mutex<[PostgresURL: PostgresCloudStorage]>([:])
+
+    /// The process's storage for `url`, connected on first use.
+    static func shared(_ url: PostgresURL) throws(CloudError) -> PostgresCloudStorage {
+        if let existing = storages.withLock({ $0[url] }) { return existing }
+        let storage = try PostgresCloudStorage(url: url)
+        return storages.withLock { storages in
+            if let existing = storages[url] { return existing }
+            storages[url] = storage
+            return storage
+        }
+    }
 
     /// How long one statement may run before the server cancels it.
     static let statementTimeoutMilliseconds = 30_000
@@ -34,7 +51,8 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     init(url: PostgresURL) throws(CloudError) {
         self.url = url
         do {
-            connection = try PostgresCloudStorage.connect(url)
+            let connection = try PostgresCloudStorage.connect(url)
+            self.connection = connection
             epoch = try PostgresCloudMigrator.prepare(connection, displayName: url.description)
         } catch {
             throw PostgresCloudStorage.cloudError(error, url: url)
@@ -57,7 +75,7 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     }
 
     func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
-        try guarded {
+        try guarded { connection in
             try connection.transaction(.repeatableRead) { connection in
                 try body(PostgresCloudTransaction(storage: self, connection: connection, writing: false))
             }
@@ -65,7 +83,7 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     }
 
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
-        try guarded {
+        try guarded { connection in
             try connection.transaction(.readCommitted) { connection in
                 try body(PostgresCloudTransaction(storage: self, connection: connection, writing: true))
             }
@@ -80,10 +98,20 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` holding the connection, mapping every failure to a `CloudError`.
-    func guarded<T>(_ body: () throws -> T) throws(CloudError) -> T {
+    /// Runs `body` holding the connection (made again if it was lost), mapping every failure to
+    /// a `CloudError`.
+    func guarded<T>(_ body: (PostgresConnection) throws -> T) throws(CloudError) -> T {
         do {
-            return try lock.withLock { _ in try body() }
+            return try lock.withLock { _ in
+                let current = try connection ?? PostgresCloudStorage.connect(url)
+                connection = current
+                do {
+                    return try body(current)
+                } catch let error as PostgresError {
+                    if case .connectionLost = error { connection = nil }
+                    throw error
+                }
+            }
         } catch {
             throw PostgresCloudStorage.cloudError(error, url: url)
         }

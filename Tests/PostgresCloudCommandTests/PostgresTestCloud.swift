@@ -39,10 +39,11 @@ struct BackgroundCommand {
     let pid: pid_t
     let stdoutPath: String
 
-    init(_ runner: BinaryRunner, _ arguments: [String], device: String, stdout: String) {
+    /// Starts `cloudsync --device DEVICE ARGUMENTS` with stdin from the file `stdin`.
+    init(_ runner: BinaryRunner, _ arguments: [String], device: String, stdout: String, stdin: String = "/dev/null") {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stdout + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([runner.executable, "--device", device] + arguments).map { strdup($0) } + [nil]
