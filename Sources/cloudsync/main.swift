@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudCommand
 import CloudSyncPostgresCloud
 import FetchChangesCommand
 import KVCommand
@@ -39,6 +40,7 @@ registry.register("token") { TokenCommand.spec }
 registry.register("login") { LoginCommand.spec }
 registry.register("tour") { TourCommand.spec }
 registry.register("whoami") { WhoamiCommand.spec }
+registry.register("cloud") { CloudCommand.spec }
 
 /// Live completion values for the REPL and the shell scripts (zone names, record types, record
 /// names); a family that brings a new CompletionKind adds its provider with `.adding(_:_:)`.
