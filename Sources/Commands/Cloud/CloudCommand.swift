@@ -2,7 +2,8 @@ import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 
-/// `cloudsync cloud check`: the cloud's storage itself (format, counts, integrity).
+/// `cloudsync cloud check|copy`: the cloud's storage itself (format, counts, integrity; a whole
+/// copy from one backend to another).
 public enum CloudCommand {
     /// The command table entry.
     public static let spec = CommandSpec(
@@ -12,8 +13,57 @@ public enum CloudCommand {
             Works on the cloud named by --cloud (an embedded sqlite:// file or a postgres:// \
             server) as a whole, below accounts and devices.
             """,
-        examples: [Example("cloudsync cloud check", "Show the format, the row counts and any integrity problem.")],
-        subcommands: [check])
+        examples: [Example("cloudsync cloud check", "Show the format, the row counts and any integrity problem."),
+                   Example("cloudsync cloud copy --from sqlite:///srv/cloud.sqlite --to postgres://sync@db/cloud",
+                           "Move a cloud from one machine's file to a PostgreSQL server.")],
+        subcommands: [check, copy])
+
+    /// The storage behind a cloud URL, opened (a server's tables are created on first use).
+    static func openStorage(_ url: String, creating: Bool) throws -> (CloudLocator, any CloudStorageCopying) {
+        let locator = try CloudLocator(parsing: url)
+        if locator.isKnownAbsent && !creating { throw CLIError.notFound("no cloud at \(locator.displayName)") }
+        guard let storage = (try locator.open() as? ServiceCloud)?.storage as? any CloudStorageCopying else {
+            throw CLIError.failed("the cloud at \(locator.displayName) cannot be copied from here")
+        }
+        return (locator, storage)
+    }
+
+    static let copy = CommandSpec(
+        name: "copy", abstract: "Copy a whole cloud to another URL (SQLite to PostgreSQL or back).",
+        discussion: """
+            Copies accounts, databases, zones, records, tombstones, references, assets, schema, \
+            subscriptions, devices and their queues, key-value stores, every counter and the store \
+            epoch, so devices keep their change tokens: pointed at the new URL, their next \
+            fetch-changes is up to date. The target is written in one transaction (all or \
+            nothing) and must be empty unless --force, which replaces what it holds. Stop the \
+            writers of the source first: what they write during the copy is not carried.
+            """,
+        options: [OptionSpec("from", value: "URL", help: "The cloud to copy (sqlite:///… or postgres://…)."),
+                  OptionSpec("to", value: "URL", help: "Where to copy it (created if needed, in an existing folder)."),
+                  OptionSpec("force", help: "Replace what the target holds.")],
+        run: { context, arguments in
+            guard let fromURL = arguments.value("from"), let toURL = arguments.value("to") else {
+                throw CLIError.usage("cloud copy needs --from URL and --to URL")
+            }
+            let (source, from) = try openStorage(fromURL, creating: false)
+            let (target, to) = try openStorage(toURL, creating: true)
+            if source == target { throw CLIError.usage("--from and --to name the same cloud") }
+            let existing = try to.check().counts.reduce(Int64(0)) { $0 + $1.rows }
+            if existing > 0 && !arguments.flag("force") {
+                throw CLIError.conflict("the cloud at \(target.displayName) is not empty (\(String(existing)) rows); add --force to replace it")
+            }
+            let dump = try from.dump()
+            try to.load(dump)
+            if context.output.isJSON {
+                context.output.json(.object([
+                    ("from", .string(source.displayName)), ("to", .string(target.displayName)),
+                    ("counts", .object(dump.tables.map { ($0.name, JSONValue.int(Int64($0.rows.count))) })),
+                ]))
+            } else {
+                context.output.table(["TABLE", "ROWS"], dump.tables.map { [$0.name, String($0.rows.count)] })
+                context.output.line("copied \(source.displayName) to \(target.displayName)")
+            }
+        })
 
     static let check = CommandSpec(
         name: "check", abstract: "Check the cloud's format, counts and integrity.",
