@@ -16,6 +16,16 @@ struct PostgresURLTests {
         #expect(url.endpoint == "db.example.com:6543")
     }
 
+    @Test func theSchemaParameterIsCloudsyncsOwnAndNeverSentToLibpq() throws {
+        let url = try PostgresURL("postgres://u:pw@h/d?schema=cloud_2")
+        #expect(url.schema == "cloud_2")
+        #expect(url.description == "postgres://u:***@h/d?schema=cloud_2")
+        #expect(!url.connectionParameters.contains { $0.0 == "schema" || $0.1.contains("cloud_2") })
+        for bad in ["", "Cloud", "2cloud", "a-b", "a%22b", String(repeating: "a", count: 64)] {
+            #expect(throws: PostgresError.self, "\(bad)") { try PostgresURL("postgres://h/d?schema=" + bad) }
+        }
+    }
+
     @Test func postgresqlSchemeAndAnyCaseAreTheSame() throws {
         let a = try PostgresURL("postgresql://u:pw@h/d")
         let b = try PostgresURL("POSTGRES://u:pw@h/d")
