@@ -9,6 +9,8 @@ import Glibc
 /// how to run it; it is never skipped.
 struct PostgresTestCloud {
     let url: String
+    /// The schema of this cloud (`url`'s `schema=`).
+    let schemaName: String
     let home = TemporaryDirectory("postgres-e2e")
 
     init() throws {
@@ -18,7 +20,8 @@ struct PostgresTestCloud {
         }
         var bytes = [UInt8](repeating: 0, count: 8)
         _ = getentropy(&bytes, bytes.count)
-        url = base + (base.contains("?") ? "&" : "?") + "schema=e2e_" + bytes.map { String($0, radix: 16) }.joined()
+        schemaName = "e2e_" + bytes.map { String($0, radix: 16) }.joined()
+        url = base + (base.contains("?") ? "&" : "?") + "schema=" + schemaName
     }
 
     struct Missing: Error {}
@@ -86,4 +89,13 @@ func monotonicNow() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+extension String {
+    /// This postgres URL with its `schema=` value replaced by `schema`.
+    func replacingSchema(with schema: String) -> String {
+        guard let range = firstRange(of: "schema=") else { return self }
+        let end = self[range.upperBound...].firstIndex(of: "&") ?? endIndex
+        return String(self[..<range.upperBound]) + schema + String(self[end...])
+    }
 }
