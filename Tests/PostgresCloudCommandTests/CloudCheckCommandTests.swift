@@ -64,4 +64,17 @@ struct CloudCheckCommandTests {
         for sql in Self.orphanAndAheadSQL { try connection.execute(sql) }
         expectProblems(cli)
     }
+
+    /// The tables are versioned: a cloud written by a newer cloudsync is refused (69), untouched.
+    @Test func aPostgreSQLCloudOfANewerFormatIsRefused() throws {
+        let cloud = try PostgresTestCloud()
+        #expect(cloud.cli.run(["zone", "create", "Notes"]).status == 0)
+        let url = try PostgresURL(cloud.url)
+        let connection = try PostgresConnection(url)
+        try connection.execute("SET search_path TO \(url.schema ?? "public"); UPDATE meta SET value = '99' WHERE key = 'version'")
+        let refused = cloud.cli.run(["zone", "list"])
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(refused.stderr.contains("format version 99, newer than this cloudsync reads"), "\(refused.stderr)")
+        #expect(try connection.query("SELECT value FROM meta WHERE key = 'version'").first?[0].text == "99", "untouched")
+    }
 }
