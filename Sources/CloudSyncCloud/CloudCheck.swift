@@ -34,7 +34,7 @@ public protocol CloudStorageChecking {
 /// queries, with the boolean literal of the dialect (`0`/`false`) for the records' `deleted`.
 public enum CloudIntegrityChecks {
     /// The tables counted, in order.
-    public static let tables = ["accounts", "databases", "zones", "records", "refs", "schema_fields", "assets",
+    public static let tables = ["accounts", "databases", "zones", "records", "refs", "schema_fields", "declared_schemas", "assets",
                                 "kv_stores", "kv_values", "subscriptions", "notification_devices", "notifications"]
 
     /// (what a nonzero count means, the query counting offending rows).

@@ -16,10 +16,19 @@ enum PostgresCloudSchema {
     /// bringing the tables from the previous version to its own. New versions go at the end.
     static let steps: [Migrator.Step] = [
         Migrator.Step(version: 1, sql: version1),
+        Migrator.Step(version: 2, sql: version2),
     ]
 
     /// The version this build writes.
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Version 2: the declared schema (.ckdb text) per container key, as the file's version 5.
+    static let version2 = """
+    CREATE TABLE declared_schemas(
+        container text PRIMARY KEY,
+        text text NOT NULL
+    );
+    """
 
     /// Version 1: everything the embedded cloud's versions 1 to 4 hold.
     static let version1 = """

@@ -164,6 +164,38 @@ extension PostgresCloudTransaction {
                 [.text(container), .text(recordType), .text(field)]).first?[0].text
     }
 
+    func allSchemaFields(container: String) throws -> [String: [String: FieldTypeName]] {
+        var all: [String: [String: FieldTypeName]] = [:]
+        for row in try run("SELECT record_type, field, type FROM schema_fields WHERE container=$1", [.text(container)]).rows {
+            if let parsed = FieldTypeName(try row.text(2)) { all[try row.text(0), default: [:]][try row.text(1)] = parsed }
+        }
+        return all
+    }
+
+    func removeSchemaFields(container: String) throws {
+        try run("DELETE FROM schema_fields WHERE container=$1", [.text(container)])
+    }
+
+    func declaredSchema(container: String) throws -> String? {
+        try run("SELECT text FROM declared_schemas WHERE container=$1", [.text(container)]).first?[0].text
+    }
+
+    func setDeclaredSchema(_ text: String?, container: String) throws {
+        if let text {
+            try run("""
+                INSERT INTO declared_schemas(container, text) VALUES ($1, $2)
+                ON CONFLICT(container) DO UPDATE SET text=excluded.text
+                """, [.text(container), .text(text)])
+        } else {
+            try run("DELETE FROM declared_schemas WHERE container=$1", [.text(container)])
+        }
+    }
+
+    func databases(container: String) throws -> [DatabaseRow] {
+        try run("SELECT db_id, seq FROM databases WHERE container=$1 ORDER BY db_id", [.text(container)]).rows
+            .map { DatabaseRow(id: try $0.int64(0), seq: try $0.int64(1)) }
+    }
+
     // MARK: Assets
 
     func insertAssetIfAbsent(_ reference: AssetReference, data: [UInt8], dbID: Int64, now: Int64) throws {
