@@ -77,4 +77,19 @@ struct CloudCheckCommandTests {
         #expect(refused.stderr.contains("format version 99, newer than this cloudsync reads"), "\(refused.stderr)")
         #expect(try connection.query("SELECT value FROM meta WHERE key = 'version'").first?[0].text == "99", "untouched")
     }
+
+    /// A cloud of an older version is upgraded in place on first use, keeping its epoch and data.
+    @Test func aPostgreSQLCloudOfAnOlderFormatIsUpgradedKeepingItsData() throws {
+        let cloud = try PostgresTestCloud()
+        fill(cloud.cli)
+        let url = try PostgresURL(cloud.url)
+        let connection = try PostgresConnection(url)
+        try connection.execute("SET search_path TO \(url.schema ?? "public"); DROP TABLE declared_schemas; UPDATE meta SET value = '1' WHERE key = 'version'")
+        let epoch = try connection.query("SELECT value FROM meta WHERE key = 'epoch'").first?[0].text
+        let check = cloud.cli.run(["--json", "cloud", "check"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(try check.json()["version"] == .int(2))
+        #expect(try check.json()["counts"]?["records"] == .int(2))
+        #expect(try connection.query("SELECT value FROM meta WHERE key = 'epoch'").first?[0].text == epoch)
+    }
 }
