@@ -18,7 +18,7 @@ struct PostgresCommandTests {
         #expect(saved.status == 0, "\(saved.stderr)")
         let fetched = cli.run(["record", "get", "n1", "--zone", "Notes", "--json"], device: "phone")
         #expect(fetched.status == 0, "\(fetched.stderr)")
-        #expect(try fetched.json()["fields"]?["title"]?["value"] == .string("Hello"))
+        #expect(try fetched.json()["records"]?.arrayValue?.first?["fields"]?["title"]?["value"] == .string("Hello"))
         let first = cli.run(["fetch-changes", "--json"], device: "phone")
         #expect(first.status == 0, "\(first.stderr)")
         let names = try first.ndjson().filter { $0["event"] == .string("changed") }.compactMap { $0["record"]?["recordName"]?.stringValue }
