@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe schema keys message otp serve token login tour whoami repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe schema keys message otp serve token login tour whoami cloud repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -70,6 +70,8 @@ __cloudsync_table() {
     'token') subs='create list revoke add-key' ;;
     'token add-key') opts='--public-key' valopts='--public-key' ;;
     'tour') opts='--keep' ;;
+    'cloud') subs='check copy' ;;
+    'cloud copy') opts='--from --to --force' valopts='--from --to' ;;
     'repl') opts='--bail --echo' ;;
     'help') opts='--all' ;;
     esac

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'login' 'tour' 'whoami' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -33,6 +33,8 @@ function __cloudsync_subcommands --argument-names path
             printf '%s\n' 'add' 'code' 'verify' 'list' 'show' 'rename' 'remove' 'import' 'export' 'sync'
         case 'token'
             printf '%s\n' 'create' 'list' 'revoke' 'add-key'
+        case 'cloud'
+            printf '%s\n' 'check' 'copy'
     end
 end
 
@@ -114,6 +116,8 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
+        case 'cloud copy'
+            printf '%s\n' '--from' '--to'
     end
 end
 
@@ -233,6 +237,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'token' -d 'Create, list an
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'login' -d 'Store the token of a cloudsync server (read from stdin or asked).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'whoami' -d 'Show the account, device, container and cloud this command line acts as.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'cloud' -d 'Inspect the cloud\'s storage.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'help' -d 'Show help for cloudsync or one of its commands.'
 
@@ -618,6 +623,17 @@ complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l public-key -r -F 
 complete -c cloudsync -n '__cloudsync_at \'tour\'' -l keep -d 'Keep the temporary folder and print its path.'
 
 # cloudsync whoami
+
+# cloudsync cloud
+complete -c cloudsync -n '__cloudsync_arg \'cloud\' 0' -a 'check' -d 'Check the cloud\'s format, counts and integrity.'
+complete -c cloudsync -n '__cloudsync_arg \'cloud\' 0' -a 'copy' -d 'Copy a whole cloud to another URL (SQLite to PostgreSQL or back).'
+
+# cloudsync cloud check
+
+# cloudsync cloud copy
+complete -c cloudsync -n '__cloudsync_at \'cloud copy\'' -l from -x -d 'The cloud to copy (sqlite:///… or postgres://…).'
+complete -c cloudsync -n '__cloudsync_at \'cloud copy\'' -l to -x -d 'Where to copy it (created if needed, in an existing folder).'
+complete -c cloudsync -n '__cloudsync_at \'cloud copy\'' -l force -d 'Replace what the target holds.'
 
 # cloudsync repl
 complete -c cloudsync -n '__cloudsync_at \'repl\'' -l bail -d 'In a script, stop at the first line that fails.'

@@ -34,8 +34,9 @@ public protocol CloudStorageChecking {
 /// queries, with the boolean literal of the dialect (`0`/`false`) for the records' `deleted`.
 public enum CloudIntegrityChecks {
     /// The tables counted, in order.
-    public static let tables = ["accounts", "databases", "zones", "records", "refs", "schema_fields", "declared_schemas", "assets",
-                                "kv_stores", "kv_values", "subscriptions", "notification_devices", "notifications"]
+    public static let tables = ["accounts", "databases", "zones", "records", "refs", "schema_fields", "declared_schemas",
+                                "credentials", "assets", "kv_stores", "kv_values", "subscriptions", "notification_devices",
+                                "notifications"]
 
     /// (what a nonzero count means, the query counting offending rows).
     public static func queries(false no: String) -> [(problem: String, sql: String)] {

@@ -50,6 +50,8 @@ public enum CloudCopyTables {
         ("refs", [("db_id", .int), ("zone_id", .int), ("target", .text), ("source", .text)]),
         ("schema_fields", [("container", .text), ("record_type", .text), ("field", .text), ("type", .text)]),
         ("declared_schemas", [("container", .text), ("text", .text)]),
+        ("credentials", [("id", .text), ("account", .text), ("kind", .text), ("secret", .text), ("created_ms", .int),
+                         ("last_used_ms", .int)]),
         ("assets", [("db_id", .int), ("checksum", .text), ("size", .int), ("data", .bytes), ("created_ms", .int)]),
         ("kv_stores", [("kv_id", .int), ("container", .text), ("owner", .text), ("seq", .int)]),
         ("kv_values", [("kv_id", .int), ("key", .text), ("type", .text), ("value", .text), ("deleted", .bool),

@@ -17,10 +17,25 @@ enum PostgresCloudSchema {
     static let steps: [Migrator.Step] = [
         Migrator.Step(version: 1, sql: version1),
         Migrator.Step(version: 2, sql: version2),
+        Migrator.Step(version: 3, sql: version3),
     ]
 
     /// The version this build writes.
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Version 3: the credentials `cloudsync serve` accepts (token hashes and server-to-server
+    /// public keys), as the file's version 6.
+    static let version3 = """
+    CREATE TABLE credentials(
+        id text COLLATE "C" PRIMARY KEY,
+        account text NOT NULL,
+        kind text NOT NULL,
+        secret text NOT NULL,
+        created_ms bigint NOT NULL,
+        last_used_ms bigint
+    );
+    CREATE INDEX credentials_by_secret ON credentials(kind, secret);
+    """
 
     /// Version 2: the declared schema (.ckdb text) per container key, as the file's version 5.
     static let version2 = """

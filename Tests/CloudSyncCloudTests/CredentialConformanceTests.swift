@@ -7,7 +7,7 @@ import Testing
 /// storage is behind the server, which the serve tests drive).
 @Suite("Credentials (conformance)")
 struct CredentialConformanceTests {
-    @Test(arguments: [CloudBackend.sqlite, .memory])
+    @Test(arguments: [CloudBackend.sqlite, .memory, .postgres])
     func tokensAreStoredHashedCheckedAndRevoked(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let service = try #require(f.cloud as? ServiceCloud)
