@@ -5,6 +5,9 @@ import CloudSyncCore
 public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command line is wrong (exit 64). Lines after the first are `Did you mean …?` hints.
     case usage(String)
+    /// A setting from the environment or a file is wrong (exit 64, like `usage`, but with no usage
+    /// reminder: the command line itself is fine).
+    case setting(String)
     /// The input data is wrong: a malformed file, JSON or value (exit 65).
     case badInput(String)
     /// The named item does not exist (exit 3).
@@ -27,7 +30,7 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The process exit status for this error.
     public var exitCode: Int32 {
         switch self {
-        case .usage: ExitCode.usage.rawValue
+        case .usage, .setting: ExitCode.usage.rawValue
         case .badInput: ExitCode.dataError.rawValue
         case .notFound: ExitCode.notFound.rawValue
         case .conflict: ExitCode.conflict.rawValue
@@ -43,7 +46,7 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The human message (empty for `.exit`).
     public var message: String {
         switch self {
-        case .usage(let m), .badInput(let m), .notFound(let m), .conflict(let m), .failed(let m),
+        case .usage(let m), .setting(let m), .badInput(let m), .notFound(let m), .conflict(let m), .failed(let m),
              .unavailable(let m), .tempFailure(let m), .permissionDenied(let m), .internalError(let m):
             m
         case .exit:
@@ -54,7 +57,7 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The CloudKit Web Services code closest to this error, for `--json` error output.
     public var serverErrorCode: String {
         switch self {
-        case .usage, .badInput: "BAD_REQUEST"
+        case .usage, .setting, .badInput: "BAD_REQUEST"
         case .notFound: "NOT_FOUND"
         case .conflict: "CONFLICT"
         case .failed, .exit: "FAILED"

@@ -58,7 +58,7 @@ extension CommandContext {
         if !faults.isEmpty || callLog != nil {
             // A bad plan is a configuration mistake, like a bad CLOUDSYNC_* name: usage (64).
             let plan: FaultPlan
-            do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.usage(error.reason) }
+            do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.setting(error.reason) }
             cloud = FaultInjectingCloud(wrapping: cloud, plan: plan, callLog: callLog)
         }
         let account = try cloud.account(named: settings.account)

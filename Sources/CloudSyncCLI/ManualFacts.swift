@@ -22,7 +22,7 @@ public enum ManualFacts {
         case .failure: "The operation failed."
         case .notFound: "The zone, record or other item does not exist."
         case .conflict: "A conflict: the server holds a newer change tag, or the item already exists."
-        case .usage: "The command line is wrong."
+        case .usage: "The command line, or a setting from the environment or the config file, is wrong."
         case .dataError: "The input data is wrong (a malformed value, file or JSON document)."
         case .unavailable: "The cloud cannot be reached."
         case .internalError: "An internal error: a bug or an unexpected condition."

@@ -18,6 +18,8 @@ struct HostileFileTests {
             #expect(result.status == 64, "\(plan): \(result.stderr)")
             #expect(result.stderr.hasPrefix("cloudsync: error: "), "\(plan)")
             #expect(result.stderr.contains("CLOUDSYNC_FAULTS"), "\(plan)")
+            // One line: the command line is fine, so no usage reminder follows the setting's error.
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(plan): \(result.stderr)")
         }
         #expect(cli.run(["zone", "list"], env: ["CLOUDSYNC_FAULTS": ",,"]).status == 0)
     }
