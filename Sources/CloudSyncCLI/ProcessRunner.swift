@@ -56,8 +56,17 @@ public enum ProcessRunner {
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
+        // ETXTBSY: the program was written a moment ago and a process forked meanwhile (by
+        // this process or another) still holds a write handle on it until its own exec closes
+        // it. That clears within milliseconds, so retry for about a second before failing.
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
+        var spawned = posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
+        var busyRetries = 0
+        while spawned == ETXTBSY && busyRetries < 100 {
+            busyRetries += 1
+            usleep(10_000)
+            spawned = posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
+        }
         guard spawned == 0 else { throw .spawnFailed(path: path, errno: spawned) }
 
         var status: Int32 = 0

@@ -1,4 +1,8 @@
 import CloudSyncCLI
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @Suite struct PluginTests {
@@ -129,5 +133,21 @@ import Testing
         #expect(throws: ProcessRunner.Failure.self) {
             try ProcessRunner.run("/nonexistent/program", arguments: [], environment: [:])
         }
+    }
+}
+
+/// A program that another process still holds open for writing cannot be executed (ETXTBSY);
+/// the handle goes away when that process execs or closes it, so the runner waits it out.
+@Suite("ProcessRunner: a program busy being written")
+struct ProcessRunnerBusyTests {
+    @Test func aProgramHeldOpenForWritingRunsOnceTheWriterLetsGo() throws {
+        let home = TempDir()
+        defer { home.remove() }
+        let script = home.write("bin/cloudsync-fresh", "#!/bin/sh\nexit 7\n", mode: 0o755)
+        let writer = open(script, O_WRONLY | O_CLOEXEC)
+        #expect(writer >= 0)
+        DispatchQueue.global().async { usleep(150_000); close(writer) }
+        let status = try ProcessRunner.run(script, arguments: [], environment: [:])
+        #expect(status == 7)
     }
 }
