@@ -28,10 +28,13 @@ public final class HTTPCloud: CloudService, Sendable {
     // MARK: Transport
 
     /// Sends one request to an endpoint and returns the reply's JSON (or raw bytes for assets).
-    func send(_ endpoint: WebServicesEndpoint, container: String, scope: DatabaseScope, account: String, device: String?,
+    /// The path names `environment`, the configuration's when nil (calls without a request).
+    func send(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment? = nil, scope: DatabaseScope,
+              account: String, device: String?,
               body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
               extraTimeout: Double = 0, on connection: CurlSession? = nil) throws(CloudError) -> HTTPReply {
-        let path = WebServicesPath(container: container, environment: configuration.environment, scope: scope, endpoint: endpoint)
+        let pathEnvironment = environment.flatMap { WebServicesEnvironment(rawValue: $0.rawValue) } ?? configuration.environment
+        let path = WebServicesPath(container: container, environment: pathEnvironment, scope: scope, endpoint: endpoint)
         var headers: [(String, String)] = [("Content-Type", contentType), (WebServicesHeader.account, account)]
         if let device { headers.append((WebServicesHeader.device, device)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
@@ -69,7 +72,8 @@ public final class HTTPCloud: CloudService, Sendable {
     /// A JSON call in the database of `request`.
     func call(_ endpoint: WebServicesEndpoint, _ body: JSONValue, in request: DatabaseRequest, extraTimeout: Double = 0,
               on connection: CurlSession? = nil) throws(CloudError) -> JSONValue {
-        let reply = try send(endpoint, container: request.container, scope: request.scope, account: try accountName(request.userRecordName),
+        let reply = try send(endpoint, container: request.container, environment: request.environment, scope: request.scope,
+                             account: try accountName(request.userRecordName),
                              device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout, on: connection)
         return try Self.parse(reply)
     }
@@ -191,7 +195,7 @@ public final class HTTPCloud: CloudService, Sendable {
     public func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference] {
         var out: [AssetReference] = []
         for content in contents {
-            let reply = try send(.assetsData, container: database.container, scope: database.scope,
+            let reply = try send(.assetsData, container: database.container, environment: database.environment, scope: database.scope,
                                  account: try accountName(database.userRecordName), device: database.deviceID, body: content,
                                  contentType: "application/octet-stream")
             let json = try Self.parse(reply)
@@ -205,7 +209,7 @@ public final class HTTPCloud: CloudService, Sendable {
 
     public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
         let query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
-        return try send(.assetsDownload, container: database.container, scope: database.scope,
+        return try send(.assetsDownload, container: database.container, environment: database.environment, scope: database.scope,
                         account: try accountName(database.userRecordName), device: database.deviceID, body: [], method: "GET",
                         query: query).body
     }

@@ -16,11 +16,14 @@ public struct HTTPCloudConfiguration: Sendable {
     public var maxReplyBytes: Int
     /// PEM certificates to trust for `https://` instead of the system's (a self-signed server).
     public var caFile: String?
+    /// The account the schema calls (which name no account) go as when none has signed in
+    /// through this client; nil to require a sign-in first.
+    public var schemaAccount: String?
 
     public init(baseURL: String, environment: WebServicesEnvironment = .development,
                 defaultContainer: String = "iCloud.com.example.App", token: @escaping @Sendable (String) -> String? = { _ in nil },
                 connectTimeout: Double = 10, requestTimeout: Double = 120, maxReplyBytes: Int = 256 << 20,
-                caFile: String? = nil) {
+                caFile: String? = nil, schemaAccount: String? = nil) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -31,5 +34,6 @@ public struct HTTPCloudConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.maxReplyBytes = maxReplyBytes
         self.caFile = caFile
+        self.schemaAccount = schemaAccount
     }
 }

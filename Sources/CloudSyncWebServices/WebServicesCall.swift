@@ -110,6 +110,44 @@ struct WebServicesCall {
             return KeyValueCodec.encodeItems(changes.items, token: changes.token)
         case .assetsData, .assetsDownload:
             return .object([])
+        case .schemaExport, .schemaImport, .schemaDeploy, .schemaReset:
+            return try schemaReply(to: body)
+        }
+    }
+
+    /// The `schema/…` extension. Any signed-in account may read a schema; import, deploy and
+    /// reset need a signed-in account too (a serve has no administrator role: every account
+    /// it authenticates may administer the schema, as on an embedded cloud), and go through the
+    /// private database. Import and reset name the development environment in their path.
+    func schemaReply(to body: JSONValue) throws(CloudError) -> JSONValue {
+        guard let schemas = service as? any SchemaService else {
+            throw CloudError(.serviceUnavailable, "this cloud does not offer schema administration")
+        }
+        _ = try JSONFields.object(body, "the request")
+        let container = path.container
+        if path.endpoint != .schemaExport {
+            guard path.scope == .private else {
+                throw CloudError(.badDatabase, "schema administration goes through the private database")
+            }
+        }
+        if path.endpoint == .schemaImport || path.endpoint == .schemaReset {
+            guard path.environment == .development else {
+                throw CloudError(.invalidArguments, "\(path.endpoint.rawValue) works on development only; change development, then deploy")
+            }
+        }
+        let dryRun = try JSONFields.bool(body, "dryRun") ?? false
+        switch path.endpoint {
+        case .schemaImport:
+            let schema = try SchemaCodec.decodeSchema(body)
+            return SchemaCodec.encodeDiff(try schemas.importSchema(schema, container: container, dryRun: dryRun), applied: !dryRun)
+        case .schemaDeploy:
+            let check = try schemas.deploySchema(container: container, dryRun: dryRun)
+            return SchemaCodec.encodeCheck(check, deployed: check.isAllowed && !dryRun)
+        case .schemaReset:
+            try schemas.resetDevelopment(container: container)
+            return .object([("reset", .bool(true))])
+        default:
+            return SchemaCodec.encodeSchema(try schemas.schema(container: container, environment: database.environment))
         }
     }
 

@@ -3,7 +3,7 @@ import CloudSyncCore
 /// One operation of the CloudKit Web Services protocol, named by the tail of its path
 /// (`/database/1/{container}/{environment}/{database}/` + `rawValue`). The documented endpoints
 /// keep Apple's names; the extensions of this project (`kv/…`, `assets/data`, `assets/download`,
-/// `notifications/poll`, `tokens/unregister`) are marked as such in docs/ARCHITECTURE.md.
+/// `notifications/poll`, `tokens/unregister`, `schema/…`) are marked as such in docs/ARCHITECTURE.md.
 public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case recordsModify = "records/modify"
     case recordsLookup = "records/lookup"
@@ -33,12 +33,20 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case kvModify = "kv/modify"
     /// Extension: changes of the ubiquitous key-value store since a `syncToken`.
     case kvChanges = "kv/changes"
+    /// Extension: the schema of the path's environment as .ckdb text (any signed-in account).
+    case schemaExport = "schema/export"
+    /// Extension: replaces the development schema (`{schema, dryRun}`; development path only).
+    case schemaImport = "schema/import"
+    /// Extension: promotes development to production when additive (`{dryRun}`).
+    case schemaDeploy = "schema/deploy"
+    /// Extension: deletes the development schema and all development data (development path only).
+    case schemaReset = "schema/reset"
 
     /// The HTTP methods the endpoint answers. Apple documents `GET` for the list-style reads
     /// and `users/current`; they also accept `POST` here, as Apple's servers do.
     public var methods: [String] {
         switch self {
-        case .zonesList, .subscriptionsList, .usersCurrent: ["GET", "POST"]
+        case .zonesList, .subscriptionsList, .usersCurrent, .schemaExport: ["GET", "POST"]
         case .assetsDownload: ["GET"]
         default: ["POST"]
         }

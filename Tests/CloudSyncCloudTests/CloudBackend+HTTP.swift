@@ -60,7 +60,8 @@ enum HTTPTestServers {
         guard let entry = entries.withLock({ $0[url] }) else { throw CloudError(.networkUnavailable, "no test server at \(url)") }
         entry.clock.set(clock)
         return HTTPCloud(configuration: HTTPCloudConfiguration(baseURL: url, defaultContainer: "iCloud.com.example.Tests",
-                                                               token: { account in entry.token(for: account) }))
+                                                               token: { account in entry.token(for: account) },
+                                                               schemaAccount: "schema-admin"))
     }
 }
 

@@ -16,10 +16,6 @@ struct CloudBackend: CustomStringConvertible, Sendable {
 
     /// The backends every conformance case runs against.
     static let allCases: [CloudBackend] = [.sqlite, .memory, .postgres, .http]
-    /// The backends whose service carries environments and the schema calls (`SchemaService`).
-    /// The HTTP client does not yet: it sends its configured environment in every path and has
-    /// no schema endpoints (an open item of the schema issue), so the schema suite runs on these.
-    static let schemaCases: [CloudBackend] = [.sqlite, .memory, .postgres]
 
     /// The embedded cloud: a new file in the test's folder, opened by its URL as commands do.
     static let sqlite = CloudBackend(name: "sqlite",

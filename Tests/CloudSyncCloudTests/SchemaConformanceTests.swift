@@ -25,7 +25,7 @@ struct SchemaConformanceTests {
         return request
     }
 
-    @Test(arguments: CloudBackend.schemaCases)
+    @Test(arguments: CloudBackend.allCases)
     func environmentsKeepSeparateDataAndKeyValues(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let dev = try f.request("alice")
@@ -38,7 +38,7 @@ struct SchemaConformanceTests {
         #expect(try f.cloud.fetchKeyValueChanges(since: nil, in: prod).items.isEmpty)
     }
 
-    @Test(arguments: CloudBackend.schemaCases)
+    @Test(arguments: CloudBackend.allCases)
     func importDeployAndResetKeepTheSchemaPerEnvironment(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let service = try schemaService(f)
@@ -69,7 +69,7 @@ struct SchemaConformanceTests {
         #expect(try service.schema(container: f.container, environment: .production) == schema)
     }
 
-    @Test(arguments: CloudBackend.schemaCases)
+    @Test(arguments: CloudBackend.allCases)
     func productionEnforcesTypesFieldsAndIndexes(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let service = try schemaService(f)
@@ -92,7 +92,7 @@ struct SchemaConformanceTests {
         #expect(unsorted?.reason.contains("count SORTABLE") == true)
     }
 
-    @Test(arguments: CloudBackend.schemaCases)
+    @Test(arguments: CloudBackend.allCases)
     func grantsRuleThePublicDatabase(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let service = try schemaService(f)
@@ -108,7 +108,7 @@ struct SchemaConformanceTests {
         #expect(cloudError { _ = try f.cloud.fetchRecords([note.recordID], in: bob)[note.recordID]?.get() }?.code == .permissionFailure)
     }
 
-    @Test(arguments: CloudBackend.schemaCases)
+    @Test(arguments: CloudBackend.allCases)
     func searchableFieldsTakeTokenSearch(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let service = try schemaService(f)
