@@ -1,7 +1,7 @@
 import CloudSyncCore
 
 /// Schema administration of a container, what `cloudsync schema` talks to. `ServiceCloud`
-/// implements it over any `CloudStorage`; a cloud reached over the network does not (yet).
+/// implements it over any `CloudStorage`; `HTTPCloud` over the `schema/…` endpoints of `cloudsync serve`.
 public protocol SchemaService: AnyObject, Sendable {
     /// The schema of a container's environment: the declared one (imported or deployed) plus,
     /// in development, every field that grew on save.
