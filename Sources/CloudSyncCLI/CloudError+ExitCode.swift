@@ -1,8 +1,13 @@
 import CloudSyncCore
 
 extension CloudError {
-    /// The process exit status for this cloud error (DESIGN §5).
-    public var exitCode: Int32 { code.exitCode }
+    /// The process exit status for this cloud error (DESIGN §5). A service that answered
+    /// "unavailable, retry after N" (HTTP 503 with `Retry-After`) is busy, not unreachable:
+    /// try later (75) once the bounded retries are spent; without `retryAfter` it is 69.
+    public var exitCode: Int32 {
+        if code == .serviceUnavailable, retryAfter != nil { return ExitCode.tempFailure.rawValue }
+        return code.exitCode
+    }
 }
 
 extension CloudError.Code {

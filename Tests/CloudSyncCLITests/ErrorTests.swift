@@ -20,6 +20,11 @@ import Testing
         }
     }
 
+    @Test func aBusyServiceWithRetryAfterIsTryLaterNotUnavailable() {
+        #expect(CloudError(.serviceUnavailable, "busy", retryAfter: 1).exitCode == 75)
+        #expect(CloudError(.serviceUnavailable, "down").exitCode == 69)
+    }
+
     @Test(arguments: CloudError.Code.allCases)
     func dispatcherMapsCloudErrors(code: CloudError.Code) {
         let home = TempDir()

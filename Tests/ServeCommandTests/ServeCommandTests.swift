@@ -13,14 +13,25 @@ final class ServeFixture {
     let process: BackgroundProcess
     let url: String
     let token: String
-    var cloud: String { "sqlite://" + serverHome.file("cloud.sqlite") }
+    let cloud: String
 
-    init(account: String = "alice", serveArguments: [String] = []) throws {
+    /// `cloud` defaults to a file in the server's home; `token` (made with `token create` when
+    /// nil) is the one clients send; `environment` is the serve process's extra environment.
+    init(account: String = "alice", serveArguments: [String] = [], cloud: String? = nil, token: String? = nil,
+         environment: [String: String] = [:]) throws {
         server = BinaryRunner(home: serverHome.path)
-        let created = server.run(["token", "create", "--account", account, "--cloud", "sqlite://" + serverHome.file("cloud.sqlite")])
-        token = trimmed(created.stdout)
-        process = BackgroundProcess(server, ["serve", "--listen", "127.0.0.1:0", "--cloud", "sqlite://" + serverHome.file("cloud.sqlite"),
-                                             "--log", serverHome.file("requests.log")] + serveArguments,
+        let cloud = cloud ?? "sqlite://" + serverHome.file("cloud.sqlite")
+        self.cloud = cloud
+        if let token {
+            self.token = token
+        } else {
+            let created = server.run(["token", "create", "--account", account, "--cloud", cloud])
+            self.token = trimmed(created.stdout)
+        }
+        var serving = server
+        for (key, value) in environment { serving.environment[key] = value }
+        process = BackgroundProcess(serving, ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud,
+                                              "--log", serverHome.file("requests.log")] + serveArguments,
                                     device: "server", stdout: serverHome.file("out"), stderr: serverHome.file("err"))
         guard BackgroundProcess.waitForText("\n", in: serverHome.file("out"), seconds: 20) else {
             throw CloudError(.networkUnavailable, "serve did not start: " + BackgroundProcess.read(serverHome.file("err")))

@@ -54,7 +54,8 @@ public enum ServeCommand {
         }
         let service = try CredentialStore.service(context)
         let log = try RequestLog(path: arguments.value("log") ?? "-")
-        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in service }),
+        let cloud = try faultInjected(service, context)
+        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }),
                                              authenticator: StoredCredentialAuthenticator(service: service))
         let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in log.write(entry.line) })
         do {
@@ -73,6 +74,18 @@ public enum ServeCommand {
         context.output.flush()
         let signal = signals.stopOnSignal(server, grace: .seconds(10))
         log.write("stopped on signal \(signal)")
+    }
+
+    /// The cloud the requests are answered from: `service`, or (for tests of clients against a
+    /// failing server) wrapped to fail data calls as `CLOUDSYNC_FAULTS` plans, across all requests,
+    /// logging calls to `CLOUDSYNC_CALL_LOG`. Credentials are always checked against `service`.
+    static func faultInjected(_ service: ServiceCloud, _ context: CommandContext) throws -> any CloudService {
+        let faults = context.environment["CLOUDSYNC_FAULTS"] ?? ""
+        let callLog = context.environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+        guard !faults.isEmpty || callLog != nil else { return service }
+        let plan: FaultPlan
+        do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.usage(error.reason) }
+        return FaultInjectingCloud(wrapping: service, plan: plan, callLog: callLog)
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (all interfaces).
