@@ -1,3 +1,4 @@
+import CloudSyncCore
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -50,5 +51,30 @@ struct ServeStatelessNodesTests {
         #expect(!nodeB.log.contains("records/modify"), "every save went through node A: \(nodeB.log)")
         #expect(nodeA.stop() == 0)
         #expect(nodeB.stop() == 0)
+    }
+}
+
+@Suite("cloudsync serve --json (end to end)")
+struct ServeJSONTests {
+    /// `serve --json` prints `{"url", "cloud"}` instead of `listening on URL`; a PostgreSQL
+    /// cloud is shown without its password.
+    @Test func jsonNamesTheURLAndTheCloudWithoutItsPassword() throws {
+        let cloud = try ServeStatelessNodesTests.freshPostgresCloud()
+        let home = TemporaryDirectory("serve-json")
+        let runner = BinaryRunner(home: home.path)
+        let process = BackgroundProcess(runner, ["serve", "--json", "--listen", "127.0.0.1:0", "--cloud", cloud, "--log", home.file("log")],
+                                        device: "server", stdout: home.file("out"), stderr: home.file("err"))
+        #expect(BackgroundProcess.waitForText("\n", in: home.file("out"), seconds: 20), "\(BackgroundProcess.read(home.file("err")))")
+        kill(process.pid, SIGTERM)
+        #expect(process.wait(seconds: 20) == 0)
+        let json = try JSONValue.parse(BackgroundProcess.read(home.file("out")))
+        #expect(json["url"]?.stringValue?.hasPrefix("http://127.0.0.1:") == true, "\(json)")
+        let shown = json["cloud"]?.stringValue ?? ""
+        #expect(shown.hasPrefix("postgres"), "\(json)")
+        if let at = cloud.firstIndex(of: "@"), let scheme = cloud.firstRange(of: "://"),
+           let colon = cloud[scheme.upperBound..<at].firstIndex(of: ":") {
+            let password = String(cloud[cloud.index(after: colon)..<at])
+            #expect(!password.isEmpty && !shown.contains(password), "no password in \(shown)")
+        }
     }
 }

@@ -67,7 +67,10 @@ public enum ServeCommand {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let url = "\(scheme)://\(shownHost):\(server.boundPort ?? port)"
         if context.output.isJSON {
-            context.output.json(.object([("url", .string(url)), ("cloud", .string(context.settings.cloudURL))]))
+            // The cloud as given, but never a PostgreSQL password (stdout may land in a log).
+            let locator = try CloudLocator(parsing: context.settings.cloudURL)
+            let shownCloud = if case .sqlite = locator { context.settings.cloudURL } else { locator.displayName }
+            context.output.json(.object([("url", .string(url)), ("cloud", .string(shownCloud))]))
         } else {
             context.output.line("listening on \(url)")
         }
