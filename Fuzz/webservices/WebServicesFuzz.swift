@@ -14,14 +14,14 @@ import Glibc
 let fuzzHandler: WebServicesHandler = {
     var template = Array("/tmp/cloudsync-fuzz-webservices-XXXXXX".utf8CString)
     let folder = template.withUnsafeMutableBufferPointer { buffer -> String in
-        guard let made = mkdtemp(buffer.baseAddress) else { fatalError("mkdtemp failed") }
+        guard let base = buffer.baseAddress, let made = mkdtemp(base) else { fatalError("mkdtemp failed") }
         return String(cString: made)
     }
     let cloud: SQLiteCloud
     do {
         cloud = try SQLiteCloud(path: folder + "/cloud.sqlite")
     } catch {
-        fatalError("cannot open the fuzz cloud: \(error.reason)")
+        fatalError("cannot open the fuzz cloud: \(error)")
     }
     return WebServicesHandler(cloudFor: { _ throws(CloudError) in cloud }, makeUUID: { "fuzz-uuid" })
 }()
