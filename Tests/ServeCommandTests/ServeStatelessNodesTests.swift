@@ -34,7 +34,7 @@ struct ServeStatelessNodesTests {
         #expect(a.run(["zone", "create", "Notes"], device: "a").status == 0)
         let saved = a.run(["record", "save", "Note", "n1", "--zone", "Notes", "--field", "title=through A"], device: "a")
         #expect(saved.status == 0, "\(saved.stderr)")
-        let fetched = b.run(["record", "get", "Note", "n1", "--zone", "Notes", "--json"], device: "b")
+        let fetched = b.run(["record", "get", "n1", "--zone", "Notes", "--json"], device: "b")
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout.contains("through A"), "\(fetched.stdout)")
 
