@@ -1,16 +1,16 @@
-import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A `cloudsync` started in the background with stdout and stderr in files, waited for with a
-/// deadline (a test never hangs: past it, the process is killed).
-struct BackgroundProcess {
-    let pid: pid_t
-    let stdoutPath: String
-    let stderrPath: String
+/// deadline (a test never hangs: past it, the process is killed). Shared by the end-to-end
+/// suites that run listeners and servers (subscribe, serve).
+public struct BackgroundProcess {
+    public let pid: pid_t
+    public let stdoutPath: String
+    public let stderrPath: String
 
-    init(_ runner: BinaryRunner, _ arguments: [String], device: String, stdout: String, stderr: String) {
+    public init(_ runner: BinaryRunner, _ arguments: [String], device: String, stdout: String, stderr: String) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -31,7 +31,7 @@ struct BackgroundProcess {
     }
 
     /// The exit status, or nil if the process did not end within `seconds` (it is then killed).
-    func wait(seconds: Double) -> Int32? {
+    public func wait(seconds: Double) -> Int32? {
         let deadline = Self.now() + seconds
         var status: Int32 = 0
         while Self.now() < deadline {
@@ -46,7 +46,7 @@ struct BackgroundProcess {
     }
 
     /// Polls `path` until it holds `text` or `seconds` pass.
-    static func waitForText(_ text: String, in path: String, seconds: Double) -> Bool {
+    public static func waitForText(_ text: String, in path: String, seconds: Double) -> Bool {
         let deadline = now() + seconds
         while now() < deadline {
             if read(path).contains(text) { return true }
@@ -55,15 +55,15 @@ struct BackgroundProcess {
         return false
     }
 
-    static func read(_ path: String) -> String {
+    public static func read(_ path: String) -> String {
         TemporaryDirectory.readBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    static func decode(_ status: Int32) -> Int32 {
+    public static func decode(_ status: Int32) -> Int32 {
         (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
-    static func now() -> Double {
+    public static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
