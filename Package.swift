@@ -107,6 +107,11 @@ let package = Package(
         // `scripts/bench-subscribe`: notification latency from commit to `subscribe listen`, idle CPU.
         .executableTarget(name: "subscribe-bench", dependencies: ["CloudSyncCore", "CloudSyncCloud"],
                           path: "Benchmarks/subscribe-bench", swiftSettings: strict),
+        // `scripts/bench-backend`: PostgresCloud (issue 11) and `cloudsync serve` (issue 12) vs the embedded cloud.
+        .executableTarget(name: "backend-bench",
+                          dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncPostgresCloud",
+                                         "CloudSyncWebServices"],
+                          path: "Benchmarks/backend-bench", swiftSettings: strict),
 
         // Tests: one target per module, plus shared helpers for running the built binary.
         .target(name: "TestSupport", dependencies: ["CloudSyncCore", "CloudSyncCloud"], path: "Tests/TestSupport",

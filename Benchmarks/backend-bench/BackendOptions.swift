@@ -1,0 +1,76 @@
+/// The command line of `backend-bench`.
+struct BackendOptions {
+    var quick = false
+    var skipMillion = false
+    var skipPostgres = false
+    var skipServe = false
+    var postgresURL: String?
+    var cloudsync: String?
+    var jsonOut: String?
+    var workBase = "/tmp"
+    var runs = 1
+    var incrementalRuns = 21
+    var clients = 64
+    var modifiesPerClient = 20
+    var notifications = 200
+
+    static let usage = """
+        usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--postgres URL]
+                             [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
+                             [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
+
+        The PostgreSQL backend (issue 11) and `cloudsync serve` (issue 12) against the embedded
+        SQLite cloud, measured in the same run. Build in release mode (scripts/bench-backend).
+
+          --postgres URL        PostgresCloud URL (default $CLOUDSYNC_TEST_POSTGRES_URL; without
+                                either the PostgreSQL part is skipped). Each part uses its own
+                                `schema=` in that database.
+          --quick               10x smaller sizes
+          --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
+          --runs N              repetitions of the save and fetch timings (median; default 1)
+          --clients N           concurrent clients of the modify-latency case (default 64)
+          --modifies N          one-record modifies per client (default 20)
+          --notifications N     commits timed to the remote listener (default 200)
+          --cloudsync PATH      the cloudsync executable (default: next to this one)
+        """
+
+    init(arguments: [String], environment postgres: String?) throws {
+        postgresURL = postgres.flatMap { $0.isEmpty ? nil : $0 }
+        var rest = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let next = rest.popFirst() else { throw BenchFailure("\(flag) needs a value") }
+            return next
+        }
+        func count(_ flag: String) throws -> Int {
+            let text = try value(flag)
+            guard let n = Int(text), n > 0 else { throw BenchFailure("\(flag) needs a positive number, got '\(text)'") }
+            return n
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--skip-1m": skipMillion = true
+            case "--skip-postgres": skipPostgres = true
+            case "--skip-serve": skipServe = true
+            case "--postgres": postgresURL = try value(argument)
+            case "--cloudsync": cloudsync = try value(argument)
+            case "--json-out": jsonOut = try value(argument)
+            case "--work-dir": workBase = try value(argument)
+            case "--runs": runs = try count(argument)
+            case "--incremental-runs": incrementalRuns = try count(argument)
+            case "--clients": clients = try count(argument)
+            case "--modifies": modifiesPerClient = try count(argument)
+            case "--notifications": notifications = try count(argument)
+            default: throw BenchFailure("unknown argument '\(argument)'")
+            }
+        }
+    }
+
+    /// PostgreSQL save and fetch size.
+    var postgresRows: Int { quick ? 10_000 : 100_000 }
+    var smallZone: Int { quick ? 1_000 : 10_000 }
+    var largeZone: Int { quick ? 100_000 : 1_000_000 }
+    /// serve: records saved through the server, and fetched from it.
+    var serveSaveRows: Int { quick ? 1_000 : 10_000 }
+    var serveFetchRows: Int { quick ? 10_000 : 100_000 }
+}
