@@ -2,27 +2,46 @@
 import Glibc
 #endif
 
+/// The result slots of `runOnThreads`: each thread writes its own index; `pthread_join` orders
+/// those writes before the reads.
+final class ThreadResults<T: Sendable>: @unchecked Sendable {
+    let values: UnsafeMutableBufferPointer<T?>
+    init(_ count: Int) {
+        values = .allocate(capacity: count)
+        values.initialize(repeating: nil)
+    }
+    deinit {
+        values.deinitialize()
+        values.deallocate()
+    }
+}
+
+/// A thread's body, passed through pthread_create's context pointer.
+private final class ThreadBody: @unchecked Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
 /// Runs `count` bodies on their own pthreads at once (real concurrency even on 2 cores, unlike
 /// Dispatch's width) and returns their results in order once every thread has ended.
 func runOnThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    final class Slot: @unchecked Sendable {
-        let index: Int
-        let body: @Sendable (Int) -> T
-        var result: T?
-        init(_ index: Int, _ body: @escaping @Sendable (Int) -> T) { self.index = index; self.body = body }
-    }
-    let slots = (0..<count).map { Slot($0, body) }
+    let results = ThreadResults<T>(count)
     var threads: [pthread_t] = []
-    for slot in slots {
+    for index in 0..<count {
+        let job = ThreadBody { results.values[index] = body(index) }
+        let raw = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
-        let raw = Unmanaged.passRetained(slot).toOpaque()
         let rc = pthread_create(&thread, nil, { raw in
-            let slot = Unmanaged<Slot>.fromOpaque(raw!).takeRetainedValue()
-            slot.result = slot.body(slot.index)
+            Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
         }, raw)
-        if rc == 0 { threads.append(thread) } else { Unmanaged<Slot>.fromOpaque(raw).release(); slot.result = body(slot.index) }
+        if rc == 0 {
+            threads.append(thread)
+        } else {
+            Unmanaged<ThreadBody>.fromOpaque(raw).release()
+            job.run()
+        }
     }
     for thread in threads { pthread_join(thread, nil) }
-    return slots.map { $0.result! }
+    return results.values.map { $0! }
 }

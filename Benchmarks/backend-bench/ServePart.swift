@@ -85,15 +85,12 @@ struct ServePart {
         log("  server at \(base) (pid \(server.pid))")
 
         let saver = client(base, saverToken)
-        var runIndex = 0
         let httpSave = try BenchCloud.median(options.runs) { run in
-            runIndex = run
             let request = try BenchCloud.request(saver, account: "saver")
             let zone = request.zoneID(BenchCloud.zoneName)
             let prefixed = run == 1 ? batches : BenchCloud.batches(0..<saveRows, prefix: "r\(run)-", zone: zone)
             return try BenchCloud.fill(saver, request, count: saveRows, prebuilt: prefixed, label: "http")
         }
-        _ = runIndex
         let reader = client(base, benchToken)
         let httpFetch = try BenchCloud.median(options.runs) { run in
             try BenchCloud.fetchFresh(reader, try BenchCloud.request(reader), devicePath: work + "/serve-device-\(run).sqlite", expect: fetchRows)
