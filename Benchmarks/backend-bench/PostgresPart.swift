@@ -124,8 +124,10 @@ struct PostgresPart {
 
     /// `url` without its password.
     static func redacted(_ url: String) -> String {
-        guard let at = url.firstIndex(of: "@"), let scheme = url.range(of: "://"),
-              let colon = url[scheme.upperBound..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
+        guard let at = url.lastIndex(of: "@") else { return url }
+        let head = url[..<at]
+        guard let colon = head.lastIndex(of: ":"), head[..<colon].hasSuffix("/") == false,
+              head[head.index(after: colon)...].contains("/") == false else { return url }
+        return String(url[...colon]) + "***" + String(url[at...])
     }
 }
