@@ -30,8 +30,10 @@ enum BenchCloud {
         }
     }
 
+    /// Saves new records (`ifServerRecordUnchanged` without change tags: creations, as
+    /// cloudsync-bench saves them).
     static func save(_ batch: [Record], _ cloud: any CloudService, _ request: DatabaseRequest) throws {
-        let result = try cloud.modifyRecords(ModifyRequest(saves: batch, policy: .allKeys), in: request)
+        let result = try cloud.modifyRecords(ModifyRequest(saves: batch, policy: .ifServerRecordUnchanged), in: request)
         if let failure = result.partialFailure { throw BenchFailure("save failed: \(failure)") }
         guard result.saved.count == batch.count else { throw BenchFailure("saved \(result.saved.count) of \(batch.count)") }
     }

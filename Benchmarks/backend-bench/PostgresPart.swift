@@ -97,8 +97,10 @@ struct PostgresPart {
         let environment = ["CLOUDSYNC_HOME": home, "CLOUDSYNC_ACCOUNT": "bench", "CLOUDSYNC_CONTAINER": BenchCloud.container,
                            "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "HOME": home,
                            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        return try TimedCommand(cloudsync, ["--cloud", cloud, "--device", name, "fetch-changes", "--json"],
-                                environment: environment, stderrPath: home + ".log")
+        let run = try TimedCommand(cloudsync, ["--cloud", cloud, "--device", name, "fetch-changes", "--json"],
+                                   environment: environment, stdoutPath: home + ".ndjson", stderrPath: home + ".log")
+        try expectChanged(home + ".ndjson", options.postgresRows)
+        return run
     }
 
     /// Median seconds of a warm one-change fetch on a PostgreSQL zone of `zone` records.

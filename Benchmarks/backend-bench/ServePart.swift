@@ -34,17 +34,7 @@ struct ServePart {
     }
 
     func readAll(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw BenchFailure("cannot read \(path)") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
+        try readFile(path)
     }
 
     func client(_ base: String, _ token: String) -> HTTPCloud {
@@ -98,9 +88,13 @@ struct ServePart {
         log("  http: save \(fixed(httpSave, digits: 3)) s, fetch \(fixed(httpFetch, digits: 3)) s")
         log("  `cloudsync fetch-changes` of \(fetchRows) records as a user runs it: embedded, then through serve")
         let cliEmbedded = try TimedCommand(cloudsync, ["--cloud", cloudURL, "--device", "cli-embedded", "fetch-changes", "--json"],
-                                           environment: environment(work + "/cli-embedded"), stderrPath: work + "/cli-embedded.log")
+                                           environment: environment(work + "/cli-embedded"), stdoutPath: work + "/cli-embedded.ndjson",
+                                           stderrPath: work + "/cli-embedded.log")
+        try expectChanged(work + "/cli-embedded.ndjson", fetchRows)
         let cliRemote = try TimedCommand(cloudsync, ["--cloud", base, "--device", "cli-remote", "fetch-changes", "--json"],
-                                         environment: environment(work + "/cli-remote", token: benchToken), stderrPath: work + "/cli-remote.log")
+                                         environment: environment(work + "/cli-remote", token: benchToken), stdoutPath: work + "/cli-remote.ndjson",
+                                         stderrPath: work + "/cli-remote.log")
+        try expectChanged(work + "/cli-remote.ndjson", fetchRows)
         log("  cli: embedded \(fixed(cliEmbedded.seconds, digits: 3)) s, serve \(fixed(cliRemote.seconds, digits: 3)) s (client peak \(cliRemote.peakKiB / 1024) MiB)")
         let rssBeforeLoad = server.statusKiB("VmRSS")
 

@@ -37,3 +37,28 @@ struct TimedCommand {
         }
     }
 }
+
+/// The bytes of the file at `path`.
+func readFile(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw BenchFailure("cannot read \(path)") }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = read(fd, &buffer, buffer.count)
+        if count <= 0 { break }
+        bytes += buffer[0..<count]
+    }
+    return bytes
+}
+
+/// Checks that a `fetch-changes --json` output holds `count` "changed" events.
+func expectChanged(_ path: String, _ count: Int) throws {
+    let lines = try readFile(path).split(separator: UInt8(ascii: "\n"))
+    let needle = Array("\"event\":\"changed\"".utf8)
+    let changed = lines.filter { line in
+        line.count >= needle.count && (0...(line.count - needle.count)).contains { i in line[(line.startIndex + i)...].starts(with: needle) }
+    }.count
+    guard changed == count else { throw BenchFailure("\(path): \(changed) changed events, expected \(count)") }
+}
