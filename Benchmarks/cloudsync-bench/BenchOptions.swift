@@ -44,6 +44,9 @@ struct BenchOptions {
           --sqlite3 PATH        sqlite3 shell for the baseline (default /usr/bin/sqlite3)
           --work-dir DIR        parent folder of the temporary files (default /tmp)
           --keep-files          keep the temporary files
+
+        scripts/bench then runs scripts/bench-backend (PostgreSQL and `cloudsync serve`, see its
+        --help) with --quick, --skip-1m, --runs N and --postgres URL; --skip-backend skips it.
         """
 
     /// A bad command line.
