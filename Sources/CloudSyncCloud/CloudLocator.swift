@@ -5,9 +5,10 @@ import Glibc
 #endif
 
 /// Where the cloud lives, parsed from `--cloud`: `sqlite:///abs/path` or `sqlite:relative/path`
-/// (the embedded cloud), `postgres://…`/`postgresql://…` or `http://…`/`https://…` (later
-/// backends, recognised but not part of this build). Anything else is refused: a bare name
-/// must never quietly become a new cloud in the current folder.
+/// (the embedded cloud), `postgres://…`/`postgresql://…` (PostgresCloud, opened through the
+/// opener the executable registers) or `http://…`/`https://…` (a `cloudsync serve`, opened as
+/// HTTPCloud by the CLI). Anything else is refused: a bare name must never quietly become a new
+/// cloud in the current folder.
 public enum CloudLocator: Sendable, Hashable {
     case sqlite(path: String)
     case postgres(url: String)
