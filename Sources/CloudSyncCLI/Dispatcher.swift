@@ -30,7 +30,7 @@ public struct Dispatcher: Sendable {
                 let invocation = Invocation(dispatcher: dispatcher, environment: context.environment,
                                             output: context.output, isInteractive: context.isInteractive)
                 let status = invocation.showHelp(topic: arguments.arguments(HelpCommand.topicArgument),
-                                                 all: arguments.flag("all"))
+                                                 all: arguments.flag("all"), overrides: SettingsOverrides(arguments))
                 if status != 0 { throw CLIError.exit(status) }
             }
         }
@@ -78,7 +78,8 @@ public struct Dispatcher: Sendable {
 
         A command that is not built in runs the executable cloudsync-<command> found on \
         $CLOUDSYNC_EXEC_PATH, then $PATH, with the resolved context exported as CLOUDSYNC_* \
-        variables.
+        variables, and CLOUDSYNC_JSON, CLOUDSYNC_QUIET and CLOUDSYNC_NO_COLOR set to 1 when \
+        --json, --quiet and --no-color (or NO_COLOR) are given.
 
         Without a command, cloudsync opens its REPL on a terminal, or runs the commands piped \
         into it, one per line (see 'cloudsync help repl').

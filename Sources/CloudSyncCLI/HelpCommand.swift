@@ -29,8 +29,9 @@ enum HelpCommand {
 
 extension Invocation {
     /// Prints the help page of `topic` (command words) to stdout, or lists every command with
-    /// `all`. Returns the exit status.
-    func showHelp(topic: [String], all: Bool) -> Int32 {
+    /// `all`. A plugin's help is its `--help`, run with the context resolved from `overrides`
+    /// exported as for any plugin run. Returns the exit status.
+    func showHelp(topic: [String], all: Bool, overrides: SettingsOverrides) -> Int32 {
         if all {
             listAll()
             return 0
@@ -45,7 +46,14 @@ extension Invocation {
             }
             if position == 0 {
                 if let plugin = PluginLocator(environment: environment).find(word) {
-                    return runChild(plugin, name: word, arguments: ["--help"], environment: environment)
+                    let settings: Settings
+                    do {
+                        settings = try resolveSettings(overrides)
+                    } catch {
+                        return reporter.report(error, usage: nil)
+                    }
+                    return runChild(plugin, name: word, arguments: ["--help"],
+                                    environment: settings.pluginEnvironment(base: environment))
                 }
                 return unknownCommand(word)
             }

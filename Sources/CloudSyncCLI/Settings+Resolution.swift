@@ -130,6 +130,6 @@ extension Settings {
         return Settings(account: account, device: device, container: container, environment: cloudEnvironment,
                         cloudURL: cloud, home: home,
                         configPath: configPath, stateDirectory: stateHome + "/cloudsync", json: overrides.json,
-                        quiet: overrides.quiet, color: color)
+                        quiet: overrides.quiet, color: color, noColor: overrides.noColor || noColorEnv)
     }
 }

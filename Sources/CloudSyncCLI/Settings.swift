@@ -31,6 +31,9 @@ public struct Settings: Sendable, Hashable {
     public var quiet: Bool
     /// Whether to use ANSI colors: stdout is a terminal and neither `--no-color` nor `NO_COLOR`.
     public var color: Bool
+    /// `--no-color` was given or `NO_COLOR` is set: the user asked for no colors, whatever the
+    /// terminal (exported to plugins as `CLOUDSYNC_NO_COLOR`).
+    public var noColor: Bool
 
     /// The default account name.
     public static let defaultAccount = "default"
@@ -42,7 +45,7 @@ public struct Settings: Sendable, Hashable {
                 container: String = Settings.defaultContainer, environment: CloudEnvironment = .development,
                 cloudURL: String? = nil, home: String,
                 configPath: String = "", stateDirectory: String = "", json: Bool = false,
-                quiet: Bool = false, color: Bool = false) {
+                quiet: Bool = false, color: Bool = false, noColor: Bool = false) {
         self.account = account
         self.device = device
         self.container = container
@@ -54,6 +57,7 @@ public struct Settings: Sendable, Hashable {
         self.json = json
         self.quiet = quiet
         self.color = color
+        self.noColor = noColor
     }
 
     /// The context as `CLOUDSYNC_*` variables, for plugins and child processes:
@@ -68,6 +72,19 @@ public struct Settings: Sendable, Hashable {
             "CLOUDSYNC_HOME": home,
             "CLOUDSYNC_ENVIRONMENT": environment.rawValue,
         ]
+    }
+
+    /// The environment of a plugin (`cloudsync-<name>`): `base` with the context of
+    /// `exportedEnvironment()` and the output flags as `CLOUDSYNC_JSON`, `CLOUDSYNC_QUIET` and
+    /// `CLOUDSYNC_NO_COLOR`, each `1` when set and absent otherwise (an inherited value from an
+    /// outer invocation is removed); `--no-color` also sets `NO_COLOR=1`.
+    public func pluginEnvironment(base: [String: String]) -> [String: String] {
+        var environment = base.merging(exportedEnvironment()) { $1 }
+        for (name, isSet) in [("CLOUDSYNC_JSON", json), ("CLOUDSYNC_QUIET", quiet), ("CLOUDSYNC_NO_COLOR", noColor)] {
+            environment[name] = isSet ? "1" : nil
+        }
+        if noColor && (environment["NO_COLOR"] ?? "").isEmpty { environment["NO_COLOR"] = "1" }
+        return environment
     }
 
     /// Where this device's state for the environment lives: `home` for development (as before
