@@ -56,7 +56,8 @@ public enum FetchChangesCommand {
                 if output.isJSON {
                     output.ndjson(.object([("event", .string("changed")), ("record", RecordJSON.encode(record))]))
                 } else {
-                    output.line("changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) \(RecordFormatting.fieldSummary(record, maxWidth: 50))")
+                    let head: TerminalText = "changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) "
+                    output.line("\(head)\(output.fitted(RecordFormatting.fieldSummary(record), after: head.plain.count))")
                 }
             case .recordDeleted(let deletion):
                 if output.isJSON {

@@ -111,10 +111,8 @@ public enum KVCommand {
                 return
             }
             context.output.table(["KEY", "TYPE", "VALUE", "STATE"], items.map { item in
-                let text = item.value?.storedText ?? ""
-                return [item.key, item.value?.typeName ?? "", text.count > 50 ? String(text.prefix(49)) + "…" : text,
-                        item.pending ? "pending" : "synced"]
-            })
+                [item.key, item.value?.typeName ?? "", item.value?.storedText ?? "", item.pending ? "pending" : "synced"]
+            }, fitting: 2)
         })
 
     static let sync = CommandSpec(

@@ -49,6 +49,6 @@ enum MessageList {
             return
         }
         if opened.isEmpty { context.output.info(outbox ? "no messages sent" : "no messages"); return }
-        for message in opened { context.output.line(MessageText.summary(message, outbox: outbox)) }
+        for message in opened { context.output.line(MessageText.summary(message, outbox: outbox, output: context.output)) }
     }
 }

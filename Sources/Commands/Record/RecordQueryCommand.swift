@@ -58,7 +58,7 @@ enum RecordQueryCommand {
         }
         context.output.table(["NAME", "TYPE", "CHANGE TAG", "FIELDS"], records.map {
             [$0.recordID.recordName, $0.recordType, $0.changeTag ?? "", RecordFormatting.fieldSummary($0)]
-        })
+        }, fitting: 3)
         if let continuation {
             context.output.info("more results: --continuation \(continuation)")
         }

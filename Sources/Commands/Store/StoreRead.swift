@@ -85,7 +85,7 @@ enum StoreRead {
             } else {
                 context.output.table(["NAME", "ZONE", "FIELDS"], sorted.map {
                     [$0.recordID.recordName, $0.recordID.zoneID.zoneName, RecordFormatting.fieldSummary($0)]
-                })
+                }, fitting: 2)
             }
         })
 }
