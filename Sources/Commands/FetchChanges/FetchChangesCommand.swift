@@ -68,7 +68,8 @@ public enum FetchChangesCommand {
                 }
             case .zoneDeleted(let zoneID, let reason, let dropped):
                 if output.isJSON {
-                    output.ndjson(.object([("event", .string("zoneDeleted")), ("zoneID", RecordJSON.encode(zoneID: zoneID)),
+                    output.ndjson(.object([("event", .string("zoneDeleted")),
+                                           ("zone", ZoneJSON.encodeDeletion(zoneID, purged: reason == .purged)),
                                            ("reason", .string(reason.rawValue)), ("droppedRecords", .int(Int64(dropped)))]))
                 } else {
                     output.line("zone \(zoneID.zoneName) was \(reason == .purged ? "deleted by the user" : "deleted"); dropped \(dropped) cached records")

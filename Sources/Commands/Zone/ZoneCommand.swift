@@ -33,7 +33,7 @@ public enum ZoneCommand {
             let specs = arguments.arguments("name").map { ZoneSpec(name: $0, atomic: arguments.flag("atomic")) }
             let zones = try session.cloud.saveZones(specs, in: session.request(scope))
             if context.output.isJSON {
-                context.output.json(.object([("zones", .array(zones.map(zoneJSON)))]))
+                context.output.json(.object([("zones", .array(zones.map(ZoneJSON.encode)))]))
             } else {
                 for zone in zones { context.output.line("zone \(zone.zoneID.zoneName) ready (\(capabilityText(zone)))") }
             }
@@ -46,7 +46,7 @@ public enum ZoneCommand {
             let session = try context.session()
             let zones = try session.cloud.fetchAllZones(in: session.request(try context.databaseScope(arguments)))
             if context.output.isJSON {
-                context.output.json(.object([("zones", .array(zones.map(zoneJSON)))]))
+                context.output.json(.object([("zones", .array(zones.map(ZoneJSON.encode)))]))
             } else {
                 context.output.table(["ZONE", "RECORDS", "CAPABILITIES"],
                                      zones.map { [$0.zoneID.zoneName, String($0.recordCount), capabilityText($0)] })
@@ -74,11 +74,12 @@ public enum ZoneCommand {
                 }
             }
             let session = try context.session()
-            try session.cloud.deleteZones(names, purge: arguments.flag("purge"),
-                                          in: session.request(try context.databaseScope(arguments)))
+            let request = session.request(try context.databaseScope(arguments))
+            try session.cloud.deleteZones(names, purge: arguments.flag("purge"), in: request)
             if context.output.isJSON {
-                context.output.json(.object([("deleted", .array(names.map { .string($0) })),
-                                             ("purged", .bool(arguments.flag("purge")))]))
+                context.output.json(.object([("zones", .array(names.map {
+                    ZoneJSON.encodeDeletion(request.zoneID($0), purged: arguments.flag("purge"))
+                }))]))
             } else {
                 for name in names { context.output.line("deleted zone \(name)") }
             }
@@ -89,10 +90,4 @@ public enum ZoneCommand {
         return names.isEmpty ? "no change tracking" : names.joined(separator: ",").lowercased()
     }
 
-    static func zoneJSON(_ zone: ZoneInfo) -> JSONValue {
-        .object([("zoneID", RecordJSON.encode(zoneID: zone.zoneID)),
-                 ("capabilities", .array(zone.capabilities.names.map { .string($0) })),
-                 ("syncToken", zone.syncToken.map { .string($0.rawValue) } ?? .null),
-                 ("recordCount", .int(Int64(zone.recordCount)))])
-    }
 }
