@@ -59,7 +59,7 @@ __cloudsync_table() {
     'message read') opts='--output' valopts='--output' ;;
     'otp') subs='add code verify list show rename remove import export sync' ;;
     'otp add') opts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file --generate' valopts='--issuer --account-name --type --algorithm --digits --period --counter --note --secret-file' ;;
-    'otp code') opts='--at --next --exact' valopts='--at --next' ;;
+    'otp code') opts='--at --next --exact --clip' valopts='--at --next' ;;
     'otp verify') opts='--window --at' valopts='--window --at' ;;
     'otp show') opts='--uri --qr' ;;
     'otp remove') opts='--yes' ;;

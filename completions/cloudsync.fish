@@ -553,6 +553,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l generate -d 'Make a new
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l at -x -d 'The code at TIME (ISO 8601, or @epoch-seconds) instead of now.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l next -x -d 'Also print the N codes that follow.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l exact -d 'Refuse a QUERY that matches more than one token instead of printing each one\'s code.'
+complete -c cloudsync -n '__cloudsync_at \'otp code\'' -s c -l clip -d 'Copy the code to the clipboard (cleared after 45 s) instead of printing it.'
 complete -c cloudsync -n '__cloudsync_arg \'otp code\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp verify
