@@ -66,7 +66,7 @@ extension Invocation {
         if output.isJSON {
             output.json(HelpJSON.render(spec, path: path))
         } else {
-            output.write(.text(HelpRenderer().render(spec, path: path)))
+            Pager.show(.text(HelpRenderer().render(spec, path: path)), output: output, environment: environment)
         }
         return 0
     }
@@ -104,6 +104,6 @@ extension Invocation {
         }
         lines.append("")
         lines.append("See '\(Dispatcher.programName) help <command>' to read about a command.")
-        output.write(.text(lines.joined(separator: "\n") + "\n"))
+        Pager.show(.text(lines.joined(separator: "\n") + "\n"), output: output, environment: environment)
     }
 }

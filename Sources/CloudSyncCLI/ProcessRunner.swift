@@ -38,6 +38,16 @@ public enum ProcessRunner {
                            environment: [String: String], stdout: Int32 = STDOUT_FILENO,
                            stderr: Int32 = STDERR_FILENO, stdin: Int32 = STDIN_FILENO,
                            newSession: Bool = false) throws(Failure) -> Int32 {
+        try wait(start(path, argv0: argv0, arguments: arguments, environment: environment, stdout: stdout,
+                       stderr: stderr, stdin: stdin, newSession: newSession))
+    }
+
+    /// Starts a child as `run` does, without waiting for it: the caller must `wait` for the
+    /// returned process id.
+    public static func start(_ path: String, argv0: String? = nil, arguments: [String],
+                             environment: [String: String], stdout: Int32 = STDOUT_FILENO,
+                             stderr: Int32 = STDERR_FILENO, stdin: Int32 = STDIN_FILENO,
+                             newSession: Bool = false) throws(Failure) -> pid_t {
         let argv = CStringArray([argv0 ?? path] + arguments)
         let envp = CStringArray(environment.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value })
         defer {
@@ -75,7 +85,12 @@ public enum ProcessRunner {
             spawned = posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
         }
         guard spawned == 0 else { throw .spawnFailed(path: path, errno: spawned) }
+        return pid
+    }
 
+    /// Waits for a child started by `start` and returns its exit status (128 + the signal
+    /// number if a signal killed it).
+    public static func wait(_ pid: pid_t) throws(Failure) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { throw .waitFailed(errno: errno) }
