@@ -70,6 +70,9 @@ enum OTPManage {
     static let rename = CommandSpec(
         name: "rename", abstract: "Give a token another name.",
         arguments: [OTPCommand.queryArgument, ArgumentSpec("new-name", help: "The new name.")],
+        examples: [
+            Example("cloudsync otp rename github 'GitHub (work)'", "Rename the token that github matches."),
+        ],
         run: { context, arguments in
             guard let query = arguments.argument("query"), let newName = arguments.argument("new-name")?.trimmingSpaces() else {
                 throw CLIError.usage("give the token's QUERY and its NEW-NAME")
@@ -99,6 +102,9 @@ enum OTPManage {
         options: [OptionSpec("yes", short: "y", help: "Do not ask.")],
         arguments: [ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one.", repeating: true,
                                  completion: .otpName)],
+        examples: [
+            Example("cloudsync otp remove github --yes", "Remove the token that github matches, without asking."),
+        ],
         run: { context, arguments in
             let queries = arguments.arguments("query")
             guard !queries.isEmpty else { throw CLIError.usage("which token? give a QUERY") }

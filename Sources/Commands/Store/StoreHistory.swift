@@ -13,6 +13,9 @@ enum StoreHistory {
             """,
         options: [OptionSpec("since", value: "ID", help: "Only transactions after ID."),
                   OptionSpec("limit", value: "N", help: "At most N transactions (default 100).")],
+        examples: [
+            Example("cloudsync store history --since 10 --limit 5", "Five transactions after transaction 10."),
+        ],
         run: { context, arguments in
             var since: Int64 = 0
             if let text = arguments.value("since") {

@@ -49,6 +49,9 @@ enum StorePut {
         name: "delete", abstract: "Delete a record from the local store (offline).",
         options: [StoreCommand.zoneOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync store delete milk", "Delete milk here; the next sync deletes it in the cloud."),
+        ],
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
             let store = try context.deviceStore()

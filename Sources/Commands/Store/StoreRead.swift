@@ -8,6 +8,10 @@ enum StoreRead {
         name: "get", abstract: "Show records of the local store.",
         options: [StoreCommand.zoneOption, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync store get milk", "Show the record milk of the local store."),
+            Example("cloudsync store get milk --json", "The same as Apple's record dictionary."),
+        ],
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
             let store = try context.deviceStore()
@@ -54,6 +58,10 @@ enum StoreRead {
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
+        examples: [
+            Example("cloudsync store query Todo --where 'done == 0' --sort title", "The open todos, by title."),
+            Example("cloudsync store query Todo --where 'title BEGINSWITH %@' --arg Buy --limit 10", "At most ten todos whose title starts with Buy."),
+        ],
         run: { context, arguments in
             guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
             let predicate = try PredicateParser.parse(arguments.value("where") ?? "TRUEPREDICATE", arguments: arguments.values("arg"))

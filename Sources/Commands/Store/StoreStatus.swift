@@ -6,6 +6,9 @@ import CloudSyncDevice
 enum StoreStatus {
     static let spec = CommandSpec(
         name: "status", abstract: "Pending changes, last sync, tokens and conflicts (offline).",
+        examples: [
+            Example("cloudsync store status --json", "Pending changes, last sync and conflicts as JSON."),
+        ],
         run: { context, _ in
             let store = try context.deviceStore()
             let container = StoreCommand.container(context)
@@ -35,6 +38,9 @@ enum StoreStatus {
         name: "conflicts", abstract: "Show the conflict log: every conflict and how it was resolved.",
         options: [OptionSpec("unresolved", help: "Only conflicts still waiting."),
                   OptionSpec("limit", value: "N", help: "At most N entries (default 50).")],
+        examples: [
+            Example("cloudsync store conflicts --unresolved", "Only the conflicts still waiting."),
+        ],
         run: { context, arguments in
             var limit = 50
             if let text = arguments.value("limit") {

@@ -42,6 +42,10 @@ public enum ZoneCommand {
     static let list = CommandSpec(
         name: "list", abstract: "List the zones of a database.",
         options: [databaseOption],
+        examples: [
+            Example("cloudsync zone list", "The zones of the private database, with their record counts."),
+            Example("cloudsync zone list --database shared --json", "The shared database's zones as JSON."),
+        ],
         run: { context, arguments in
             let session = try context.session()
             let zones = try session.cloud.fetchAllZones(in: session.request(try context.databaseScope(arguments)))
@@ -63,6 +67,10 @@ public enum ZoneCommand {
                   OptionSpec("purge", help: "Delete as the user would in iCloud settings (userDeletedZone)."),
                   databaseOption],
         arguments: [ArgumentSpec("name", help: "Zone name.", repeating: true, completion: .zoneName)],
+        examples: [
+            Example("cloudsync zone delete Notes --yes", "Delete the zone Notes and its records."),
+            Example("cloudsync zone delete Notes --purge --yes", "Delete it as the user would in iCloud settings."),
+        ],
         run: { context, arguments in
             let names = arguments.arguments("name")
             if !arguments.flag("yes") {
