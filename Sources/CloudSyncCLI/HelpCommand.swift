@@ -1,6 +1,15 @@
 /// The builtin `help` command: `cloudsync help [-a] [<command>...]`.
 enum HelpCommand {
     static let name = "help"
+
+    /// `help --json`: a command's page, or with -a the list of commands and plugins.
+    static let jsonOutput = JSONOutput.document("A command's help page as data; with -a, every command and plugin.", [
+        ("?command", "The command's words."), ("?abstract", "Its one-line summary."), ("?discussion", "Its description."),
+        ("?usage", "Its usage forms."), ("?subcommands", "[{name, abstract}]."),
+        ("?options", "[{name, short, value, repeatable, help}]."), ("?arguments", "[{name, optional, repeating, help}]."),
+        ("?examples", "[{command, explanation}]."), ("?jsonOutput", "What it prints with --json: {form, summary, keys}, or null."),
+        ("?commands", "With -a: [{name, abstract}] of the builtin commands."), ("?plugins", "With -a: [{name, path}]."),
+    ])
     static let topicArgument = "command"
 
     static func spec(run: @escaping CommandSpec.Run) -> CommandSpec {
@@ -23,6 +32,7 @@ enum HelpCommand {
                 Example("cloudsync help zone create", "Explain 'cloudsync zone create'."),
                 Example("cloudsync help -a", "List every command, plugins included."),
             ],
+            jsonOutput: jsonOutput,
             run: run)
     }
 }

@@ -44,6 +44,7 @@ public enum CloudCommand {
         examples: [
             Example("cloudsync cloud copy --from sqlite:///srv/cloud.sqlite --to postgres://cloudsync@localhost/cloudsync", "Move an embedded cloud to PostgreSQL."),
         ],
+        jsonOutput: CloudJSONOutput.copy,
         run: { context, arguments in
             guard let fromURL = arguments.value("from"), let toURL = arguments.value("to") else {
                 throw CLIError.usage("cloud copy needs --from URL and --to URL")
@@ -81,6 +82,7 @@ public enum CloudCommand {
             Example("cloudsync cloud check", "Check the cloud the settings name."),
             Example("cloudsync --cloud postgres://cloudsync@localhost/cloudsync cloud check", "Check a PostgreSQL cloud."),
         ],
+        jsonOutput: CloudJSONOutput.check,
         run: { context, _ in
             let locator = try CloudLocator(parsing: context.settings.cloudURL)
             if locator.isKnownAbsent {

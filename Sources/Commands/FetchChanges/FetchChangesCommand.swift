@@ -29,6 +29,7 @@ public enum FetchChangesCommand {
         ],
         examples: [Example("cloudsync --device phone fetch-changes", "Bring the phone's cache up to date."),
                    Example("cloudsync fetch-changes --json | jq .", "Changes as NDJSON.")],
+        jsonOutput: FetchChangesJSONOutput.fetchChanges,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

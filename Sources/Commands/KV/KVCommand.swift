@@ -33,6 +33,7 @@ public enum KVCommand {
         examples: [
             Example("cloudsync kv get theme", "Print the value of theme."),
         ],
+        jsonOutput: KVJSONOutput.get,
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             guard let value = try context.deviceStore().keyValue(container: context.settings.container, key) else {
@@ -57,6 +58,7 @@ public enum KVCommand {
             Example("cloudsync kv set greeting 'hello there'", "Set a string."),
             Example("cloudsync kv set volume 0.5 --type number", "Set a number."),
         ],
+        jsonOutput: KVJSONOutput.set,
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             if let path = arguments.value("file") {
@@ -99,6 +101,7 @@ public enum KVCommand {
         examples: [
             Example("cloudsync kv delete theme", "Delete theme; 'kv sync' deletes it for the other devices."),
         ],
+        jsonOutput: KVJSONOutput.delete,
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             let store = try context.deviceStore()
@@ -114,6 +117,7 @@ public enum KVCommand {
         examples: [
             Example("cloudsync kv list --json", "Every key, its value and whether it is pending, as JSON."),
         ],
+        jsonOutput: KVJSONOutput.list,
         run: { context, _ in
             let items = try context.deviceStore().keyValues(container: context.settings.container)
             if context.output.isJSON {
@@ -133,6 +137,7 @@ public enum KVCommand {
         examples: [
             Example("cloudsync kv sync", "Push this device's writes and pull the others'."),
         ],
+        jsonOutput: KVJSONOutput.sync,
         run: { context, _ in
             let changes = try context.session().keyValueSync().sync()
             if context.output.isJSON {

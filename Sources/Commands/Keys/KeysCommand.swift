@@ -38,6 +38,7 @@ public enum KeysCommand {
             Example("cloudsync keys unlock", "Asks for the sync passphrase on a terminal."),
             Example("CLOUDSYNC_PASSPHRASE=secret cloudsync keys unlock", "Without a terminal."),
         ],
+        jsonOutput: KeysJSONOutput.unlock,
         run: { context, _ in
             let session = try context.session()
             let manager = try session.dataKeyManager()
@@ -51,6 +52,7 @@ public enum KeysCommand {
         examples: [
             Example("cloudsync keys lock", "Encrypted fields stay sealed here until the next unlock."),
         ],
+        jsonOutput: KeysJSONOutput.lock,
         run: { context, _ in
             try context.session().dataKeyManager().lock()
             confirm(context, "data key removed from this device")
@@ -61,6 +63,7 @@ public enum KeysCommand {
         examples: [
             Example("cloudsync keys status --json", "Whether the data key is here and the account has one, as JSON."),
         ],
+        jsonOutput: KeysJSONOutput.status,
         run: { context, _ in
             let session = try context.session()
             let manager = try session.dataKeyManager()
@@ -93,6 +96,7 @@ public enum KeysCommand {
             examples: [
                 Example("CLOUDSYNC_PASSPHRASE=old CLOUDSYNC_NEW_PASSPHRASE=new cloudsync keys passphrase change", "Change it without a terminal."),
             ],
+            jsonOutput: KeysJSONOutput.change,
             run: { context, _ in
                 let session = try context.session()
                 let old = try session.passphrase("Current sync passphrase: ")

@@ -21,6 +21,7 @@ enum KeysIdentity {
             public key, in hex: compare it with your correspondents out of band.
             """,
         examples: [Example("cloudsync keys identity --json", "The fingerprint and base64 public key, as JSON.")],
+        jsonOutput: KeysJSONOutput.identity,
         run: { context, _ in
             let session = try context.session()
             let (key, created) = try IdentityStore(session: session).current()
@@ -34,6 +35,7 @@ enum KeysIdentity {
         examples: [
             Example("cloudsync keys show bob", "Bob's identity key and fingerprint, to compare with him."),
         ],
+        jsonOutput: KeysJSONOutput.show,
         run: { context, arguments in
             let session = try context.session()
             let name = arguments.argument("account") ?? ""
@@ -70,6 +72,7 @@ enum KeysIdentity {
             Example("cloudsync keys trust bob 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                     "Trust the key whose fingerprint Bob read out to you."),
         ],
+        jsonOutput: KeysJSONOutput.trust,
         run: { context, arguments in
             let session = try context.session()
             let name = arguments.argument("account") ?? ""
@@ -95,6 +98,7 @@ enum KeysIdentity {
         examples: [
             Example("cloudsync keys rotate", "Publish a new identity key for this account."),
         ],
+        jsonOutput: KeysJSONOutput.rotate,
         run: { context, _ in
             let session = try context.session()
             let (old, new) = try IdentityStore(session: session).rotate()
@@ -116,6 +120,7 @@ enum KeysIdentity {
         examples: [
             Example("cloudsync keys export-identity --output identity.pem", "Write the key to identity.pem."),
         ],
+        jsonOutput: KeysJSONOutput.exportIdentity,
         run: { context, arguments in
             guard let path = arguments.value("output") else { throw CLIError.usage("give --output FILE") }
             let session = try context.session()

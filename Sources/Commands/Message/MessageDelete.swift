@@ -11,6 +11,7 @@ enum MessageDelete {
         examples: [
             Example("cloudsync message delete msg-0123abcd", "Delete it from the cloud if you sent it, else hide it here."),
         ],
+        jsonOutput: MessageJSONOutput.delete,
         run: { context, arguments in
             let id = arguments.argument("id") ?? ""
             let session = try context.session()

@@ -18,6 +18,7 @@ enum MessageList {
             Example("cloudsync message inbox --since 2026-01-01T00:00:00Z", "Messages sent since the new year."),
             Example("cloudsync message inbox --limit 5 --json", "The five most recent, with their text, as JSON."),
         ],
+        jsonOutput: MessageJSONOutput.inbox,
         run: { context, arguments in try list(context, arguments, outbox: false) })
 
     static let outbox = CommandSpec(
@@ -26,6 +27,7 @@ enum MessageList {
         examples: [
             Example("cloudsync message outbox --limit 5", "The five messages this account sent last."),
         ],
+        jsonOutput: MessageJSONOutput.outbox,
         run: { context, arguments in try list(context, arguments, outbox: true) })
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments, outbox: Bool) throws {

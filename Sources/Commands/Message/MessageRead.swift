@@ -17,6 +17,7 @@ enum MessageRead {
             Example("cloudsync message read msg-0123abcd", "Print the message msg-0123abcd."),
             Example("cloudsync message read msg-0123abcd --output report.pdf", "Write a message's bytes to a file."),
         ],
+        jsonOutput: MessageJSONOutput.read,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -19,6 +19,7 @@ enum MessageSend {
             Example("cloudsync message send bob 'lunch at noon?'", "Send a text to bob."),
             Example("cloudsync message send bob --file report.pdf", "Send a file's bytes."),
         ],
+        jsonOutput: MessageJSONOutput.send,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -32,6 +32,7 @@ enum OTPCode {
             Example("cloudsync otp code github --clip", "Copy the code; the clipboard is cleared after 45 s."),
             Example("cloudsync otp code github --at 2038-01-19T03:14:08Z --next 2", "Codes after 2038."),
         ],
+        jsonOutput: OTPJSONOutput.code,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

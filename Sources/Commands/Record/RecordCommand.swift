@@ -33,6 +33,7 @@ public enum RecordCommand {
             Example("cloudsync record get n1 n2 --zone Notes", "Fetch two records of the zone Notes."),
             Example("cloudsync record get photo1 --zone Photos --asset-dir photos --json", "Fetch a record as JSON and write its assets into photos/."),
         ],
+        jsonOutput: RecordJSONOutput.get,
         run: { context, arguments in
             let session = try context.session()
             let request = session.request(try context.databaseScope(arguments))
@@ -83,6 +84,7 @@ public enum RecordCommand {
         examples: [
             Example("cloudsync record delete n1 --zone Notes", "Delete the record n1 of the zone Notes."),
         ],
+        jsonOutput: RecordJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
             let request = session.request(try context.databaseScope(arguments))

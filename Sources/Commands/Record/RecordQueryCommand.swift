@@ -25,6 +25,7 @@ enum RecordQueryCommand {
         examples: [Example("cloudsync record query Note --where 'title BEGINSWITH %@' --arg Hel", "Prefix match."),
                    Example("cloudsync record query Note --where 'tags CONTAINS %@' --arg work --sort -modificationDate",
                            "List contains.")],
+        jsonOutput: RecordJSONOutput.query,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

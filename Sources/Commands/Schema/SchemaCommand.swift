@@ -41,6 +41,7 @@ public enum SchemaCommand {
         options: [OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output ('-').",
                              completion: .file)],
         examples: [Example("cloudsync schema export --environment production", "Print the production schema.")],
+        jsonOutput: SchemaJSONOutput.export,
         run: { context, arguments in
             let schema = try service(context).schema(container: context.settings.container,
                                                      environment: context.settings.environment)
@@ -67,6 +68,7 @@ public enum SchemaCommand {
         examples: [
             Example("cloudsync schema validate schema.ckdb", "Check a schema file."),
         ],
+        jsonOutput: SchemaJSONOutput.validate,
         run: { context, arguments in
             let path = arguments.argument("file") ?? "-"
             let schema = try SchemaFile.parse(path)
@@ -87,6 +89,7 @@ public enum SchemaCommand {
             Example("cloudsync schema import schema.ckdb --dry-run", "Show what importing would change, and change nothing."),
             Example("cloudsync schema import schema.ckdb", "Make schema.ckdb the development schema."),
         ],
+        jsonOutput: SchemaJSONOutput.`import`,
         run: { context, arguments in
             try requireDevelopment(context, "import")
             let schema = try SchemaFile.parse(arguments.argument("file") ?? "-")
@@ -101,6 +104,7 @@ public enum SchemaCommand {
         examples: [
             Example("cloudsync schema diff schema.ckdb", "What importing schema.ckdb would add, change or remove."),
         ],
+        jsonOutput: SchemaJSONOutput.diff,
         run: { context, arguments in
             let schema = try SchemaFile.parse(arguments.argument("file") ?? "-")
             let current = try service(context).schema(container: context.settings.container,
@@ -119,6 +123,7 @@ public enum SchemaCommand {
         examples: [
             Example("cloudsync schema deploy --dry-run", "What deploying would add to production."),
         ],
+        jsonOutput: SchemaJSONOutput.deploy,
         run: { context, arguments in
             let check = try service(context).deploySchema(container: context.settings.container,
                                                           dryRun: arguments.flag("dry-run"))
@@ -141,6 +146,7 @@ public enum SchemaCommand {
         examples: [
             Example("cloudsync schema reset --yes", "Start development over (production is untouched)."),
         ],
+        jsonOutput: SchemaJSONOutput.reset,
         run: { context, arguments in
             try requireDevelopment(context, "reset")
             guard arguments.flag("yes") else {
@@ -160,6 +166,7 @@ public enum SchemaCommand {
         examples: [
             Example("cloudsync schema init --dry-run", "The types and fields the local store would add."),
         ],
+        jsonOutput: SchemaJSONOutput.`init`,
         run: { context, arguments in
             try requireDevelopment(context, "init")
             let session = try context.session()
@@ -183,6 +190,7 @@ public enum SchemaCommand {
         examples: [
             Example("cloudsync schema show Note", "The fields, indexes and grants of Note."),
         ],
+        jsonOutput: SchemaJSONOutput.show,
         run: { context, arguments in
             let schema = try service(context).schema(container: context.settings.container,
                                                      environment: context.settings.environment)

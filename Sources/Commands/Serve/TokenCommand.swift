@@ -29,6 +29,7 @@ public enum TokenCommand {
         examples: [
             Example("cloudsync --account alice token create", "A token that acts as alice; keep it, it is shown once."),
         ],
+        jsonOutput: ServeJSONOutput.create,
         run: { context, _ in
             let service = try CredentialStore.service(context)
             let (row, token) = try service.createToken(account: context.settings.account)
@@ -45,6 +46,7 @@ public enum TokenCommand {
         examples: [
             Example("cloudsync token list --json", "Every token and key as JSON."),
         ],
+        jsonOutput: ServeJSONOutput.list,
         run: { context, _ in
             let rows = try CredentialStore.service(context).credentials()
             if context.output.isJSON {
@@ -71,6 +73,7 @@ public enum TokenCommand {
         examples: [
             Example("cloudsync token revoke 3", "Revoke the token or key with ID 3 (see 'token list')."),
         ],
+        jsonOutput: ServeJSONOutput.revoke,
         run: { context, arguments in
             let id = arguments.argument("id") ?? ""
             try CredentialStore.service(context).revokeCredential(id: id)
@@ -88,6 +91,7 @@ public enum TokenCommand {
         examples: [
             Example("cloudsync --account alice token add-key --public-key eckey.pub", "Register a public key made with openssl ec -pubout."),
         ],
+        jsonOutput: ServeJSONOutput.addKey,
         run: { context, arguments in
             guard let path = arguments.value("public-key") else { throw CLIError.usage("--public-key FILE is required") }
             let pem = try readText(path)

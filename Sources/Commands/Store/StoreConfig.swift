@@ -18,6 +18,7 @@ enum StoreConfig {
                                  completion: .values(["merge-policy", "force-data"])),
                     ArgumentSpec("value", help: "The new value.", optional: true)],
         examples: [Example("cloudsync store config merge-policy server", "Let the cloud win conflicts.")],
+        jsonOutput: StoreJSONOutput.config,
         run: { context, arguments in
             let store = try context.deviceStore()
             let container = StoreCommand.container(context)

@@ -16,6 +16,7 @@ enum StoreHistory {
         examples: [
             Example("cloudsync store history --since 10 --limit 5", "Five transactions after transaction 10."),
         ],
+        jsonOutput: StoreJSONOutput.history,
         run: { context, arguments in
             var since: Int64 = 0
             if let text = arguments.value("since") {

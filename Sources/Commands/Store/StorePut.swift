@@ -21,6 +21,7 @@ enum StorePut {
                     ArgumentSpec("name", help: "Record name (default: a new random name).", optional: true,
                                  completion: .recordName)],
         examples: [Example("cloudsync store put Note n1 --field title=Hi --field n:INT64=2", "Create or update n1.")],
+        jsonOutput: StoreJSONOutput.put,
         run: { context, arguments in
             guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
@@ -52,6 +53,7 @@ enum StorePut {
         examples: [
             Example("cloudsync store delete milk", "Delete milk here; the next sync deletes it in the cloud."),
         ],
+        jsonOutput: StoreJSONOutput.delete,
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
             let store = try context.deviceStore()

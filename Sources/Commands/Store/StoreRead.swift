@@ -12,6 +12,7 @@ enum StoreRead {
             Example("cloudsync store get milk", "Show the record milk of the local store."),
             Example("cloudsync store get milk --json", "The same as Apple's record dictionary."),
         ],
+        jsonOutput: StoreJSONOutput.get,
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
             let store = try context.deviceStore()
@@ -62,6 +63,7 @@ enum StoreRead {
             Example("cloudsync store query Todo --where 'done == 0' --sort title", "The open todos, by title."),
             Example("cloudsync store query Todo --where 'title BEGINSWITH %@' --arg Buy --limit 10", "At most ten todos whose title starts with Buy."),
         ],
+        jsonOutput: StoreJSONOutput.query,
         run: { context, arguments in
             guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
             let predicate = try PredicateParser.parse(arguments.value("where") ?? "TRUEPREDICATE", arguments: arguments.values("arg"))

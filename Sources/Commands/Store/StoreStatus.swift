@@ -9,6 +9,7 @@ enum StoreStatus {
         examples: [
             Example("cloudsync store status --json", "Pending changes, last sync and conflicts as JSON."),
         ],
+        jsonOutput: StoreJSONOutput.status,
         run: { context, _ in
             let store = try context.deviceStore()
             let container = StoreCommand.container(context)
@@ -41,6 +42,7 @@ enum StoreStatus {
         examples: [
             Example("cloudsync store conflicts --unresolved", "Only the conflicts still waiting."),
         ],
+        jsonOutput: StoreJSONOutput.conflicts,
         run: { context, arguments in
             var limit = 50
             if let text = arguments.value("limit") {

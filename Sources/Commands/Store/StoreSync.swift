@@ -28,6 +28,7 @@ enum StoreSync {
         arguments: [SyncVerb.stateArgument],
         examples: [Example("cloudsync --device phone store sync", "Sync the phone."),
                    Example("cloudsync store sync --json", "The report as JSON.")],
+        jsonOutput: StoreJSONOutput.sync,
         run: { context, arguments in
             // OTP tokens live in the same zone: their rules (counters never go back) apply here too.
             try SyncVerb { GenericStoreAdapter(forceData: $0, rules: [OTPSyncAdapter(forceData: $0)]) }.run(context, arguments)

@@ -21,6 +21,7 @@ enum StoreTransfer {
         ],
         examples: [Example("cloudsync store export > notes.ndjson", "Save every record to a file."),
                    Example("cloudsync store export --type Note | jq -r .recordName", "List the names of the notes.")],
+        jsonOutput: StoreJSONOutput.export,
         run: { context, arguments in
             let store = try context.deviceStore()
             let container = StoreCommand.container(context)
@@ -50,6 +51,7 @@ enum StoreTransfer {
         examples: [Example("cloudsync store import notes.ndjson", "Import the records of a file."),
                    Example("cloudsync --device laptop store export | cloudsync --device phone store import -",
                            "Copy one device's store to another.")],
+        jsonOutput: StoreJSONOutput.`import`,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -28,6 +28,7 @@ enum SubscribeInit {
         ],
         examples: [Example("cloudsync --device phone subscribe init --zone Notes", "First launch: zone and subscriptions."),
                    Example("cloudsync --device phone subscribe init --zone Notes --verify", "Re-create what the cloud lost.")],
+        jsonOutput: SubscribeJSONOutput.`init`,
         run: run)
 
     static func subscriptionID(_ scope: DatabaseScope) -> String { "\(scope.rawValue)-changes" }

@@ -42,6 +42,7 @@ enum SubscribeListen {
                            "The app's loop: fetch whenever another device changed something."),
                    Example("cloudsync subscribe listen --once --timeout 30 --json",
                            "Wait up to 30 s for one notification, as JSON.")],
+        jsonOutput: SubscribeJSONOutput.listen,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

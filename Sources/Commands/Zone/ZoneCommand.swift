@@ -27,6 +27,7 @@ public enum ZoneCommand {
         options: [OptionSpec("atomic", help: "Make modify calls in the zone all-or-nothing."), databaseOption],
         arguments: [ArgumentSpec("name", help: "Zone name.", repeating: true)],
         examples: [Example("cloudsync zone create Notes", "Create the zone Notes.")],
+        jsonOutput: ZoneJSONOutput.create,
         run: { context, arguments in
             let session = try context.session()
             let scope = try context.databaseScope(arguments)
@@ -46,6 +47,7 @@ public enum ZoneCommand {
             Example("cloudsync zone list", "The zones of the private database, with their record counts."),
             Example("cloudsync zone list --database shared --json", "The shared database's zones as JSON."),
         ],
+        jsonOutput: ZoneJSONOutput.list,
         run: { context, arguments in
             let session = try context.session()
             let zones = try session.cloud.fetchAllZones(in: session.request(try context.databaseScope(arguments)))
@@ -71,6 +73,7 @@ public enum ZoneCommand {
             Example("cloudsync zone delete Notes --yes", "Delete the zone Notes and its records."),
             Example("cloudsync zone delete Notes --purge --yes", "Delete it as the user would in iCloud settings."),
         ],
+        jsonOutput: ZoneJSONOutput.delete,
         run: { context, arguments in
             let names = arguments.arguments("name")
             if !arguments.flag("yes") {
