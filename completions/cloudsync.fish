@@ -209,14 +209,14 @@ complete -c cloudsync -f
 
 # Global options.
 complete -c cloudsync -l account -x -d 'Act as this account (env CLOUDSYNC_ACCOUNT; default \'default\').'
-complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default: the short host name).'
+complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default the short host name).'
 complete -c cloudsync -l container -x -d 'Use this container (env CLOUDSYNC_CONTAINER; default iCloud.com.example.App).'
 complete -c cloudsync -l environment -x -a 'development production' -d 'Use the container\'s development or production environment (env CLOUDSYNC_ENVIRONMENT; default development). One of: development, production.'
 complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path, postgres://... or http(s)://HOST:PORT of \'cloudsync serve\' (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
 complete -c cloudsync -l home -r -F -d 'Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).'
-complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr.'
-complete -c cloudsync -s q -l quiet -d 'Print no progress chatter on stderr.'
-complete -c cloudsync -l no-color -d 'Never color the output (NO_COLOR does the same).'
+complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr (env CLOUDSYNC_JSON).'
+complete -c cloudsync -s q -l quiet -d 'Print no progress chatter on stderr (env CLOUDSYNC_QUIET).'
+complete -c cloudsync -l no-color -d 'Never color the output (NO_COLOR does the same) (env CLOUDSYNC_NO_COLOR).'
 complete -c cloudsync -s h -l help -d 'Show help for cloudsync or the command.'
 complete -c cloudsync -n '__cloudsync_at \'\'' -l version -d 'Print the version of cloudsync.'
 

@@ -31,27 +31,9 @@ public enum ManualFacts {
         }
     }
 
-    /// The environment variables cloudsync reads.
-    public static let environment: [Entry] = [
-        Entry(term: "CLOUDSYNC_ACCOUNT", text: "The account to act as, if --account is not given."),
-        Entry(term: "CLOUDSYNC_DEVICE", text: "The device to act as, if --device is not given."),
-        Entry(term: "CLOUDSYNC_CONTAINER", text: "The container, if --container is not given."),
-        Entry(term: "CLOUDSYNC_ENVIRONMENT",
-              text: "development or production, if --environment is not given (default development)."),
-        Entry(term: "CLOUDSYNC_CLOUD", text: "The cloud URL, if --cloud is not given."),
-        Entry(term: "CLOUDSYNC_HOME", text: "Where local state lives, if --home is not given."),
-        Entry(term: "CLOUDSYNC_TOKEN",
-              text: "The token sent to an http(s):// cloud (before the config file's token and 'cloudsync login')."),
-        Entry(term: "CLOUDSYNC_CA_FILE", text: "PEM certificates to trust for an https:// cloud instead of the system's."),
-        Entry(term: "CLOUDSYNC_CONFIG", text: "The config file (default $XDG_CONFIG_HOME/cloudsync/config)."),
-        Entry(term: "CLOUDSYNC_EXEC_PATH",
-              text: "Colon-separated folders searched for cloudsync-<command> plugins before $PATH."),
-        Entry(term: "CLOUDSYNC_HISTORY",
-              text: "The REPL history file (default $XDG_STATE_HOME/cloudsync/history); /dev/null turns history off."),
-        Entry(term: "CLOUDSYNC_PAGER, PAGER",
-              text: "The pager for help on a terminal, as a shell command (default \(Pager.defaultCommand)); empty or cat turns paging off. Piped help is never paged."),
-        Entry(term: "CLOUDSYNC_CLIP_TIME",
-              text: "Seconds before 'otp code --clip' clears the clipboard, if it still holds the code (default 45)."),
+    /// The environment variables cloudsync reads: the settings' variables (`SettingSpec.all`), then those of other programs that cloudsync honours.
+    public static let environment: [Entry] = SettingSpec.all.compactMap(\.manualEntry) + [
+        Entry(term: "PAGER", text: "The pager for help when CLOUDSYNC_PAGER is not set."),
         Entry(term: "XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME",
               text: "Base folders for data, config and state (default ~/.local/share, ~/.config, ~/.local/state)."),
         Entry(term: "NO_COLOR", text: "If set and not empty, the output is never colored."),

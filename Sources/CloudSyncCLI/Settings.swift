@@ -60,31 +60,48 @@ public struct Settings: Sendable, Hashable {
         self.noColor = noColor
     }
 
-    /// The context as `CLOUDSYNC_*` variables, for plugins and child processes:
-    /// `CLOUDSYNC_ACCOUNT`, `CLOUDSYNC_DEVICE`, `CLOUDSYNC_CONTAINER`, `CLOUDSYNC_CLOUD`,
-    /// `CLOUDSYNC_HOME`, `CLOUDSYNC_ENVIRONMENT`.
+    /// The context as `CLOUDSYNC_*` variables, for plugins and child processes: the exported
+    /// value settings of `SettingSpec.all` (`CLOUDSYNC_ACCOUNT`, `CLOUDSYNC_DEVICE`,
+    /// `CLOUDSYNC_CONTAINER`, `CLOUDSYNC_ENVIRONMENT`, `CLOUDSYNC_CLOUD`, `CLOUDSYNC_HOME`).
     public func exportedEnvironment() -> [String: String] {
-        [
-            "CLOUDSYNC_ACCOUNT": account,
-            "CLOUDSYNC_DEVICE": device,
-            "CLOUDSYNC_CONTAINER": container,
-            "CLOUDSYNC_CLOUD": cloudURL,
-            "CLOUDSYNC_HOME": home,
-            "CLOUDSYNC_ENVIRONMENT": environment.rawValue,
-        ]
+        var exported: [String: String] = [:]
+        for setting in SettingSpec.all where setting.exported {
+            if case .value = setting.kind, let variable = setting.variable, let value = value(of: setting) {
+                exported[variable] = value
+            }
+        }
+        return exported
     }
 
     /// The environment of a plugin (`cloudsync-<name>`): `base` with the context of
-    /// `exportedEnvironment()` and the output flags as `CLOUDSYNC_JSON`, `CLOUDSYNC_QUIET` and
-    /// `CLOUDSYNC_NO_COLOR`, each `1` when set and absent otherwise (an inherited value from an
-    /// outer invocation is removed); `--no-color` also sets `NO_COLOR=1`.
+    /// `exportedEnvironment()` and the exported flags of `SettingSpec.all` (`CLOUDSYNC_JSON`,
+    /// `CLOUDSYNC_QUIET`, `CLOUDSYNC_NO_COLOR`), each `1` when set and absent otherwise (an
+    /// inherited value from an outer invocation is removed); `--no-color` also sets `NO_COLOR=1`.
     public func pluginEnvironment(base: [String: String]) -> [String: String] {
         var environment = base.merging(exportedEnvironment()) { $1 }
-        for (name, isSet) in [("CLOUDSYNC_JSON", json), ("CLOUDSYNC_QUIET", quiet), ("CLOUDSYNC_NO_COLOR", noColor)] {
-            environment[name] = isSet ? "1" : nil
+        for setting in SettingSpec.all where setting.exported && setting.kind == .flag {
+            guard let variable = setting.variable else { continue }
+            environment[variable] = value(of: setting) == nil ? nil : "1"
         }
         if noColor && (environment["NO_COLOR"] ?? "").isEmpty { environment["NO_COLOR"] = "1" }
         return environment
+    }
+
+    /// The resolved value of a setting of the context (`"1"` for a flag that is on), or nil for
+    /// one that is off or is not part of `Settings`.
+    public func value(of setting: SettingSpec) -> String? {
+        switch setting.name {
+        case SettingSpec.account.name: account
+        case SettingSpec.device.name: device
+        case SettingSpec.container.name: container
+        case SettingSpec.environment.name: environment.rawValue
+        case SettingSpec.cloud.name: cloudURL
+        case SettingSpec.home.name: home
+        case SettingSpec.json.name: json ? "1" : nil
+        case SettingSpec.quiet.name: quiet ? "1" : nil
+        case SettingSpec.noColor.name: noColor ? "1" : nil
+        default: nil
+        }
     }
 
     /// Where this device's state for the environment lives: `home` for development (as before
