@@ -42,13 +42,11 @@ registry.register("tour") { TourCommand.spec }
 registry.register("whoami") { WhoamiCommand.spec }
 registry.register("cloud") { CloudCommand.spec }
 
-/// Live completion values for the REPL and the shell scripts (zone names, record types, record
-/// names); a family that brings a new CompletionKind adds its provider with `.adding(_:_:)`.
-/// Built only by the commands that complete.
+/// Live completion values for the REPL and the shell scripts. Each live `CompletionKind`
+/// carries its provider (the families declare their own kinds: `otpName`, `subscriptionID`),
+/// so nothing is registered here. Built only by the commands that complete.
 @Sendable func liveValues() -> LiveValueSource {
     LiveValueSource.cloud
-        .adding(.otpName, OTPCommand.liveNames)
-        .adding(.subscriptionID, SubscribeCommand.subscriptionIDs)
 }
 registry.register("repl") { ReplCommand.spec(liveValues: liveValues()) }
 registry.register(CompleteCommand.name) { CompleteCommand.spec(liveValues: liveValues()) }

@@ -2,6 +2,12 @@ import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 
+extension CompletionKind {
+    /// The identifier of a subscription (a kind of the subscribe family).
+    public static let subscriptionID = CompletionKind.live(LiveCompletion("subscriptionID",
+                                                                        provider: SubscribeCommand.subscriptionIDs))
+}
+
 /// `cloudsync subscribe`: subscriptions kept by the cloud and the notifications they deliver
 /// (seed 001: subscribe once, be woken when another device changes something, fetch only what
 /// changed).
