@@ -175,7 +175,8 @@ public struct ChangeFetcher {
         while true {
             let page: ZoneChanges
             do {
-                page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+                page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
+                                                  in: request.owned(by: zoneID.ownerRecordName))
             } catch let error where error.code == .changeTokenExpired && token != nil {
                 if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
                     try dropEverything(summary: &summary, onEvent: onEvent)
