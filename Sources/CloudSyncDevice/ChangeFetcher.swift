@@ -119,7 +119,7 @@ public struct ChangeFetcher {
             let cached = try store.cachedRecordCount(zoneID, scope)
             guard hasToken || cached > 0 else { continue }
             let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            try forgetCreated(zoneID)
             summary.zonesDeleted += 1
             try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
         }
@@ -127,7 +127,7 @@ public struct ChangeFetcher {
             // A full listing names every live zone: forget cached zones it does not name.
             for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
                 let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
             }
@@ -137,6 +137,14 @@ public struct ChangeFetcher {
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
+    }
+
+    /// Forgets that this device created a zone that went away, when it is one of the caller's
+    /// own: a shared zone of another owner that went away (unshared) says nothing of the
+    /// caller's own zone of the same name.
+    func forgetCreated(_ zoneID: ZoneID) throws(CloudError) {
+        guard request.scope != .shared || zoneID.ownerRecordName == request.userRecordName else { return }
+        try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
     }
 
     func report(_ onEvent: (FetchEvent) throws -> Void, _ event: FetchEvent) throws(CloudError) {
@@ -205,7 +213,7 @@ public struct ChangeFetcher {
                 }
                 let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : .deleted
                 let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
                 return
@@ -265,7 +273,7 @@ public struct ChangeFetcher {
         var zones = 0, records = 0
         for zoneID in try store.cachedZones(scope) {
             records += try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            try forgetCreated(zoneID)
             zones += 1
         }
         try store.setDatabaseToken(nil, scope, now: clock())
