@@ -26,13 +26,13 @@ __cloudsync_table() {
     'record query') opts='--where --arg --sort --limit --continuation --all --zone --database --owner' valopts='--where --arg --sort --limit --continuation --zone --database --owner' ;;
     'fetch-changes') opts='--zone --reset --limit --database --owner' valopts='--zone --limit --database --owner' ;;
     'store') subs='put get delete query history status sync config conflicts export import' ;;
-    'store put') opts='--field --unset --encrypt --zone' valopts='--field -f --unset --encrypt --zone' ;;
-    'store get') opts='--zone --asset-dir' valopts='--zone --asset-dir' ;;
-    'store delete') opts='--zone' valopts='--zone' ;;
-    'store query') opts='--where --arg --sort --limit --zone' valopts='--where --arg --sort --limit --zone' ;;
+    'store put') opts='--field --unset --encrypt --zone --owner' valopts='--field -f --unset --encrypt --zone --owner' ;;
+    'store get') opts='--zone --asset-dir --owner' valopts='--zone --asset-dir --owner' ;;
+    'store delete') opts='--zone --owner' valopts='--zone --owner' ;;
+    'store query') opts='--where --arg --sort --limit --zone --owner' valopts='--where --arg --sort --limit --zone --owner' ;;
     'store history') opts='--since --limit' valopts='--since --limit' ;;
     'store sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
-    'store conflicts') opts='--unresolved --limit' valopts='--limit' ;;
+    'store conflicts') opts='--unresolved --limit --owner' valopts='--limit --owner' ;;
     'store export') opts='--zone --type' valopts='--zone --type' ;;
     'store import') opts='--zone --batch-size' valopts='--zone --batch-size' ;;
     'kv') subs='get set delete list sync' ;;
@@ -167,7 +167,7 @@ __cloudsync_argument_kind() {
     'store delete|'*) kind=live ;;
     'store query|'0) kind=live ;;
     'store sync|'0) kind='values:on off' ;;
-    'store config|'0) kind='values:merge-policy force-data' ;;
+    'store config|'0) kind='values:merge-policy force-data shared-zones' ;;
     'store import|'0) kind=file ;;
     'kv get|'0) kind=live ;;
     'kv set|'0) kind=live ;;

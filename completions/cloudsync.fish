@@ -61,19 +61,19 @@ function __cloudsync_value_options --argument-names path
         case 'fetch-changes'
             printf '%s\n' '--zone' '--limit' '--database' '--owner'
         case 'store put'
-            printf '%s\n' '--field' '-f' '--unset' '--encrypt' '--zone'
+            printf '%s\n' '--field' '-f' '--unset' '--encrypt' '--zone' '--owner'
         case 'store get'
-            printf '%s\n' '--zone' '--asset-dir'
+            printf '%s\n' '--zone' '--asset-dir' '--owner'
         case 'store delete'
-            printf '%s\n' '--zone'
+            printf '%s\n' '--zone' '--owner'
         case 'store query'
-            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--zone'
+            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--zone' '--owner'
         case 'store history'
             printf '%s\n' '--since' '--limit'
         case 'store sync'
             printf '%s\n' '--batch-size'
         case 'store conflicts'
-            printf '%s\n' '--limit'
+            printf '%s\n' '--limit' '--owner'
         case 'store export'
             printf '%s\n' '--zone' '--type'
         case 'store import'
@@ -341,16 +341,19 @@ complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A f
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field to remove (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
 
 # cloudsync store get
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store delete
 complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store query
@@ -359,6 +362,7 @@ complete -c cloudsync -n '__cloudsync_at \'store query\'' -l arg -x -d 'Value fo
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l sort -x -d 'Sort by fields; - for descending.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l limit -x -d 'At most N records.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 
 # cloudsync store history
@@ -376,11 +380,12 @@ complete -c cloudsync -n '__cloudsync_at \'store sync\'' -s y -l yes -d 'With --
 complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
 
 # cloudsync store config
-complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data' -d 'merge-policy or force-data. One of: merge-policy, force-data.'
+complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data shared-zones' -d 'merge-policy, force-data or shared-zones. One of: merge-policy, force-data, shared-zones.'
 
 # cloudsync store conflicts
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l unresolved -d 'Only conflicts still waiting.'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l limit -x -d 'At most N entries (default 50).'
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 
 # cloudsync store export
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'

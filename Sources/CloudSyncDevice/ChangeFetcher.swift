@@ -105,11 +105,15 @@ public struct ChangeFetcher {
                     try dropEverything(summary: &summary, onEvent: onEvent)
                 }
             }
-            for zone in page.deletedZones {
+            // A fetch of one owner's shared zones (`sharedOwner`) leaves the others' alone.
+            let mine = { (zoneID: ZoneID) in
+                request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+            }
+            for zone in page.deletedZones where mine(zone.zoneID) {
                 changed.removeAll { $0 == zone.zoneID }
                 deleted.append(zone)
             }
-            for zone in page.changedZones where !changed.contains(zone) { changed.append(zone) }
+            for zone in page.changedZones where mine(zone) && !changed.contains(zone) { changed.append(zone) }
             token = page.token
             newToken = page.token
             if !page.moreComing { break }
@@ -125,7 +129,7 @@ public struct ChangeFetcher {
         }
         if full {
             // A full listing names every live zone: forget cached zones it does not name.
-            for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
+            for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !changed.contains(zoneID) {
                 let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
                 try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
@@ -137,6 +141,12 @@ public struct ChangeFetcher {
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
+    }
+
+    /// Whether a full listing of this fetch speaks for a cached zone (one owner's fetch in the
+    /// shared database does not speak for the zones of other owners).
+    func mineToList(_ zoneID: ZoneID) -> Bool {
+        request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
     }
 
     /// Forgets that this device created a zone that went away, when it is one of the caller's
