@@ -168,6 +168,11 @@ struct JSONOutputTests {
             Self.check("token create", ["token", "create"]),
             Self.check("token list", ["token", "list"]),
             Self.check("token add-key", ["token", "add-key", "--public-key", publicKey]),
+            Self.setup(["zone", "create", "Trips"]),
+            Self.check("share create", ["share", "create", "--zone", "Trips"]),
+            Self.check("share add", ["share", "add", "--zone", "Trips", "bob", "carol"]),
+            Self.check("share remove", ["share", "remove", "--zone", "Trips", "carol"]),
+            Self.check("share list", ["share", "list"]),
             Self.check("whoami", ["whoami"]),
             Self.check("cloud check", ["cloud", "check"]),
             Self.check("cloud copy", ["cloud", "copy", "--from", "sqlite://" + home.file("cloud.sqlite"),
@@ -199,6 +204,12 @@ struct JSONOutputTests {
             }
             if path == ["keys", "show"], let fingerprint = try? result.json()["fingerprint"]?.stringValue {
                 steps.append(Self.check("keys trust", ["keys", "trust", "bob", fingerprint]))
+            }
+            if path == ["share", "create"], let url = try? result.json()["url"]?.stringValue {
+                steps.append(Self.check("share accept", ["--account", "bob", "share", "accept", url]))
+                steps.append(Self.check("share leave", ["--account", "bob", "share", "leave", "--zone", "Trips",
+                                                        "--owner", "alice"]))
+                steps.append(Self.check("share delete", ["share", "delete", "--zone", "Trips"]))
             }
             if path == ["token", "create"], let id = try? result.json()["id"]?.stringValue {
                 steps.append(Self.check("token revoke", ["token", "revoke", id]))

@@ -27,7 +27,7 @@ public enum RecordCommand {
 
     static let get = CommandSpec(
         name: "get", abstract: "Fetch records by name.",
-        options: [zoneOption, databaseOption, AssetFiles.option],
+        options: [zoneOption, databaseOption, SharedOwnerOption.option, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         examples: [
             Example("cloudsync record get n1 n2 --zone Notes", "Fetch two records of the zone Notes."),
@@ -36,7 +36,7 @@ public enum RecordCommand {
         jsonOutput: RecordJSONOutput.get,
         run: { context, arguments in
             let session = try context.session()
-            let request = session.request(try context.databaseScope(arguments))
+            let request = try context.databaseRequest(arguments, session: session)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             let results = try session.cloud.fetchRecords(ids, in: request)
@@ -79,7 +79,7 @@ public enum RecordCommand {
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete records (records that reference them with DELETE_SELF go too).",
-        options: [zoneOption, databaseOption],
+        options: [zoneOption, databaseOption, SharedOwnerOption.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         examples: [
             Example("cloudsync record delete n1 --zone Notes", "Delete the record n1 of the zone Notes."),
@@ -87,7 +87,7 @@ public enum RecordCommand {
         jsonOutput: RecordJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
-            let request = session.request(try context.databaseScope(arguments))
+            let request = try context.databaseRequest(arguments, session: session)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             guard ids.count <= CloudLimits.maxRecordsPerModify else {

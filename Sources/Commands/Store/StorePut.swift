@@ -15,7 +15,7 @@ enum StorePut {
             OptionSpec("unset", value: "NAME", help: "A field to remove (repeatable).", repeatable: true),
             OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
                        repeatable: true),
-            StoreCommand.zoneOption,
+            StoreCommand.zoneOption, StoreCommand.ownerOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
                     ArgumentSpec("name", help: "Record name (default: a new random name).", optional: true,
@@ -30,7 +30,7 @@ enum StorePut {
             let placeholder = ZoneID(zoneName: zone, ownerRecordName: ZoneID.currentUserOwner)
             // An ASSETID read from a file is kept as BYTES: sync sends every BYTES field as an asset.
             for field in try FieldOptions.parse(arguments, defaultZone: placeholder) { fields[field.name] = field.value }
-            let store = try context.deviceStore()
+            let store = try StoreCommand.localStore(context, arguments)
             for field in arguments.values("encrypt") { try NameRules.validateIdentifier(field, kind: "field name") }
             try EncryptionMarks.add(Set(arguments.values("encrypt")), recordType: type, store: store,
                                     container: StoreCommand.container(context))
@@ -48,7 +48,7 @@ enum StorePut {
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete a record from the local store (offline).",
-        options: [StoreCommand.zoneOption],
+        options: [StoreCommand.zoneOption, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         examples: [
             Example("cloudsync store delete milk", "Delete milk here; the next sync deletes it in the cloud."),
@@ -56,7 +56,7 @@ enum StorePut {
         jsonOutput: StoreJSONOutput.delete,
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
-            let store = try context.deviceStore()
+            let store = try StoreCommand.localStore(context, arguments)
             var missing: [String] = []
             var deleted: [JSONValue] = []
             for name in arguments.arguments("name") {

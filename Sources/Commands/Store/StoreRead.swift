@@ -6,7 +6,7 @@ import CloudSyncDevice
 enum StoreRead {
     static let get = CommandSpec(
         name: "get", abstract: "Show records of the local store.",
-        options: [StoreCommand.zoneOption, AssetFiles.option],
+        options: [StoreCommand.zoneOption, AssetFiles.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         examples: [
             Example("cloudsync store get milk", "Show the record milk of the local store."),
@@ -15,7 +15,7 @@ enum StoreRead {
         jsonOutput: StoreJSONOutput.get,
         run: { context, arguments in
             let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
-            let store = try context.deviceStore()
+            let store = try StoreCommand.localStore(context, arguments)
             let container = StoreCommand.container(context)
             var found: [JSONValue] = []
             var missing: [String] = []
@@ -57,6 +57,7 @@ enum StoreRead {
             OptionSpec("sort", value: "[-]FIELD,…", help: "Sort by fields; - for descending."),
             OptionSpec("limit", value: "N", help: "At most N records."),
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
+            StoreCommand.ownerOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
         examples: [
@@ -73,7 +74,7 @@ enum StoreRead {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let store = try context.deviceStore()
+            let store = try StoreCommand.localStore(context, arguments)
             // Streamed: only the matches are held; without a sort, reading stops at the limit.
             var matches: [Record] = []
             try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone")) {

@@ -38,7 +38,7 @@ enum StoreStatus {
     static let conflicts = CommandSpec(
         name: "conflicts", abstract: "Show the conflict log: every conflict and how it was resolved.",
         options: [OptionSpec("unresolved", help: "Only conflicts still waiting."),
-                  OptionSpec("limit", value: "N", help: "At most N entries (default 50).")],
+                  OptionSpec("limit", value: "N", help: "At most N entries (default 50)."), StoreCommand.ownerOption],
         examples: [
             Example("cloudsync store conflicts --unresolved", "Only the conflicts still waiting."),
         ],
@@ -49,7 +49,7 @@ enum StoreStatus {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let entries = try context.deviceStore().conflicts(container: StoreCommand.container(context),
+            let entries = try StoreCommand.localStore(context, arguments).conflicts(container: StoreCommand.container(context),
                                                               unresolvedOnly: arguments.flag("unresolved"), limit: limit)
             if context.output.isJSON {
                 context.output.json(.object([("conflicts", .array(entries.map { entry in
