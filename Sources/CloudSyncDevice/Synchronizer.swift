@@ -30,6 +30,8 @@ public final class Synchronizer {
     public let adapter: any ModelAdapter
     public var options: SyncOptions
     let clock: CloudClock
+    /// The versions pushed since the current `sync()` began, which its pull skips.
+    var pushed = PushedVersions()
 
     public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, adapter: any ModelAdapter,
                 options: SyncOptions = SyncOptions(), clock: @escaping CloudClock = systemClock) {
@@ -49,6 +51,8 @@ public final class Synchronizer {
     /// as it was and every unpushed change pending.
     public func sync(progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) -> SyncReport {
         var report = SyncReport()
+        pushed = PushedVersions()
+        defer { pushed = PushedVersions() }
         if !options.downloadOnly {
             try checkEpochBeforePush(&report)
             try push(&report, progress: progress)
@@ -186,6 +190,7 @@ public final class Synchronizer {
         // (a record changed meanwhile has a newer transaction, outside the range, and stays
         // pending); otherwise record by record, as each answer says.
         let wholeBatch = result.errors.isEmpty && result.saved.count + result.deleted.count + neverUploaded.count == items.count
+        var cachedVersions: [Record] = []
         try store.transaction {
             let unsettled = try store.unresolvedConflictRecords(container: container)
             if wholeBatch, let first = items.first?.row, let last = items.last?.row {
@@ -208,6 +213,7 @@ public final class Synchronizer {
                 report.savedRecords += 1
             }
             try store.upsertCache(cached, scope, fieldsJSON: cachedJSON)
+            cachedVersions = cached
             for id in result.deleted {
                 guard let item = item(id) else { continue }
                 try store.deleteCache(id, scope)
@@ -247,6 +253,7 @@ public final class Synchronizer {
                 }
             }
         }
+        for record in cachedVersions { pushed.note(record) }
         // Zones the cloud lost: re-create them and re-upload everything they held.
         let lostZones = Set(result.errors.filter { $0.value.code == .zoneNotFound || $0.value.code == .userDeletedZone }
             .map(\.key.zoneID.zoneName))
@@ -307,6 +314,7 @@ public final class Synchronizer {
         let device = request.deviceID
         let now = clock()
         try store.dropZone(zoneID, scope)
+        pushed.forget(zone: zone)
         try store.transaction { _ = try store.markZonePending(container: container, zone: zone, device: device, now: now) }
         if !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
     }
@@ -392,6 +400,7 @@ public final class Synchronizer {
         var fetcher = ChangeFetcher(cloud: cloud, store: store, request: request, pageSize: options.pageSize, clock: clock)
         fetcher.sink = sink
         fetcher.cursor = .localStore
+        fetcher.pushed = pushed
         var pulled = 0
         let summary = try fetcher.fetch { event in
             if case .pageApplied(_, let changed, let deleted, _) = event {
@@ -402,6 +411,7 @@ public final class Synchronizer {
         report.epochChanged = report.epochChanged || summary.epochChanged
         report.pulledChanges += summary.changedRecords
         report.pulledDeletions += summary.deletedRecords
+        report.ownPushedRecords += summary.ownPushedRecords
         report.conflicts += sink.conflicts
         for zone in sink.lostZones where !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
     }
