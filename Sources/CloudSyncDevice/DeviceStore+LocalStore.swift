@@ -147,13 +147,20 @@ extension DeviceStore {
     /// Visits the local records of a type (in every zone, or one) in (zone, record name) order,
     /// one row at a time, until `body` returns false: a filter holds only what it keeps.
     /// `body` must not query the store itself (the rows come from one open statement).
+    /// `prefilter`: conditions SQLite checks first, so records they rule out are not decoded
+    /// (a query's predicate pushed down; `body` still sees only a superset of its matches).
     public func forEachLocalRecord(container: String, type: String?, zone: String? = nil,
+                                   prefilter: LocalQueryPrefilter? = nil,
                                    _ body: (LocalRecord) throws -> Bool) throws(CloudError) {
         try guarded {
             var sql = "SELECT zone_name, record_name, record_type, fields, modified_ms FROM local_records WHERE container=?"
             var args: [any SQLiteBindable] = [container]
             if let type { sql += " AND record_type=?"; args.append(type) }
             if let zone { sql += " AND zone_name=?"; args.append(zone) }
+            if let prefilter {
+                sql += prefilter.sql
+                args += prefilter.arguments
+            }
             sql += " ORDER BY zone_name, record_name"
             let statement = try connection.prepare(sql)
             try statement.bind(args)

@@ -66,7 +66,9 @@ enum StoreRead {
             let store = try context.deviceStore()
             // Streamed: only the matches are held; without a sort, reading stops at the limit.
             var matches: [Record] = []
-            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone")) {
+            // SQLite skips what the predicate's simple conditions rule out; the predicate decides.
+            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone"),
+                                         prefilter: LocalQueryPrefilter(predicate)) {
                 let record = StoreCommand.asRecord($0)
                 if predicate.evaluate(record) { matches.append(record) }
                 return !sort.isEmpty || matches.count < limit
