@@ -168,9 +168,10 @@ public final class Synchronizer {
         for (index, item) in items.enumerated() {
             itemIndex[LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)] = index
         }
-        func item(_ id: RecordID) -> Outgoing? {
-            itemIndex[LocalRecordKey(zoneName: id.zoneID.zoneName, recordName: id.recordName)].map { items[$0] }
+        func index(_ id: RecordID) -> Int? {
+            itemIndex[LocalRecordKey(zoneName: id.zoneID.zoneName, recordName: id.recordName)]
         }
+        func item(_ id: RecordID) -> Outgoing? { index(id).map { items[$0] } }
         if !blobs.isEmpty {
             for start in stride(from: 0, to: blobs.count, by: 100) {
                 _ = try cloud.uploadAssets(Array(blobs[start..<min(start + 100, blobs.count)]), in: request)
@@ -196,19 +197,25 @@ public final class Synchronizer {
             if wholeBatch, let first = items.first?.row, let last = items.last?.row {
                 try store.clearPending(container: container, from: first, through: last)
             }
-            func clearPending(_ item: Outgoing) throws {
+            func clearPending(_ row: PendingRow) throws {
                 guard !wholeBatch else { return }
-                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+                try store.clearPending(container: container, zone: row.zoneName, name: row.recordName, ifTxn: row.txnID)
             }
-            for item in neverUploaded { try clearPending(item) }
+            for item in neverUploaded { try clearPending(item.row) }
+            // Per saved record: no copy of its batch item (records and all), no lookups that
+            // cannot find anything (no unsettled conflicts, the pending marks cleared as a range).
             var cached: [Record] = [], cachedJSON: [String?] = []
+            cached.reserveCapacity(result.saved.count)
+            cachedJSON.reserveCapacity(result.saved.count)
             for saved in result.saved {
-                guard let item = item(saved.recordID) else { continue }
+                guard let i = index(saved.recordID) else { continue }
                 cached.append(saved)
-                cachedJSON.append(item.fieldsJSON != nil && saved.fields == item.record?.fields ? item.fieldsJSON : nil)
-                try clearPending(item)
-                if unsettled.contains(LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)) {
-                    try store.settleConflicts(container: container, zone: item.row.zoneName, name: item.row.recordName)
+                let json = items[i].fieldsJSON
+                cachedJSON.append(json != nil && saved.fields == items[i].record?.fields ? json : nil)
+                let row = items[i].row
+                try clearPending(row)
+                if !unsettled.isEmpty, unsettled.contains(LocalRecordKey(zoneName: row.zoneName, recordName: row.recordName)) {
+                    try store.settleConflicts(container: container, zone: row.zoneName, name: row.recordName)
                 }
                 report.savedRecords += 1
             }
@@ -217,7 +224,7 @@ public final class Synchronizer {
             for id in result.deleted {
                 guard let item = item(id) else { continue }
                 try store.deleteCache(id, scope)
-                try clearPending(item)
+                try clearPending(item.row)
                 report.deletedRecords += 1
             }
             for (id, error) in result.errors {
