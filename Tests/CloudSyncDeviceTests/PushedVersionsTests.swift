@@ -42,6 +42,20 @@ struct PushedVersionsTests {
         #expect(try w.contents("a") == (try w.contents("b")))
     }
 
+    @Test func aFirstSyncWithItsOwnRecordsGetsTheOthersToo() throws {
+        let w = try SyncWorld()
+        for i in 0..<12 { try w.put("a", "a\(i)", ["i": .int64(Int64(i))]) }
+        try w.sync("a")
+        for i in 0..<9 { try w.put("b", "b\(i)", ["i": .int64(Int64(i))]) }
+        let report = try w.synchronizer("b", batchSize: 4).sync()
+        #expect(report.savedRecords == 9 && report.ownPushedRecords == 9 && report.pulledChanges == 12)
+        let zone = try w.world.request(device: "b").zoneID(LocalStoreDefaults.zoneName)
+        #expect(try w.store("b").cachedRecordCount(zone, scopeOf(w)) == 21)
+        try w.sync("a")
+        #expect(try w.contents("a").count == 21)
+        #expect(try w.contents("a") == (try w.contents("b")))
+    }
+
     @Test func aPushedRecordChangedBeforeThePullIsApplied() throws {
         let w = try SyncWorld()
         try w.put("a", "n", ["v": .int64(1)])
