@@ -189,7 +189,7 @@ public struct ChangeFetcher {
         while true {
             let page: ZoneChanges
             do {
-                page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+                page = try fetchZonePage(zoneID, since: token)
             } catch let error where error.code == .changeTokenExpired && token != nil {
                 if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
                     try dropEverything(summary: &summary, onEvent: onEvent)
@@ -252,6 +252,18 @@ public struct ChangeFetcher {
                                              moreComing: page.moreComing))
             token = page.token
             if !page.moreComing { return }
+        }
+    }
+
+    /// One page of a zone's changes. With versions of this zone pushed by the same sync, the
+    /// cloud may send those back hollow (`KnownVersionsHint`): `withoutPushedVersions` drops
+    /// them all before anything is applied.
+    func fetchZonePage(_ zoneID: ZoneID, since token: ServerChangeToken?) throws(CloudError) -> ZoneChanges {
+        guard let pushed, pushed.count(zone: zoneID.zoneName) > 0 else {
+            return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+        }
+        return try KnownVersionsHint.whileFetching(pushed) { () throws(CloudError) in
+            try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
         }
     }
 

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncCloud
 
 /// The versions one sync pushed: record name → the change tag the cloud gave the saved record,
 /// per zone. The cloud's change feed hands every pushed record back to the pull of the same
@@ -6,10 +7,13 @@ import CloudSyncCore
 /// cached as the local store's base, over local fields that are that version (or newer, and
 /// pending), so applying it again would change nothing and is skipped.
 ///
+/// The fetcher hands these to the cloud as a `KnownVersionsHint`, so the embedded cloud does not
+/// even decode their fields.
+///
 /// Only sound while the base the push wrote is still there: whoever drops a zone's base
 /// (`ChangeFetcher` on a deleted, expired or replaced zone, `Synchronizer.recreateZone`) calls
 /// `forget`, and the record is then applied as usual.
-final class PushedVersions {
+final class PushedVersions: KnownRecordVersions {
     private var tags: [String: [String: String]] = [:]
 
     /// Records noted.
@@ -24,8 +28,12 @@ final class PushedVersions {
 
     /// Whether `record` is a version this sync pushed (same zone, name and change tag).
     func isPushed(_ record: Record) -> Bool {
-        guard let tag = record.system?.changeTag, !tag.isEmpty,
-              let known = tags[record.recordID.zoneID.zoneName]?[record.recordID.recordName] else { return false }
+        holds(zone: record.recordID.zoneID.zoneName, name: record.recordID.recordName, tag: record.system?.changeTag ?? "")
+    }
+
+    /// The same test on the parts (the cloud asks it before decoding a row).
+    func holds(zone: String, name: String, tag: String) -> Bool {
+        guard !tag.isEmpty, let known = tags[zone]?[name] else { return false }
         return known == tag
     }
 
