@@ -6,8 +6,9 @@ import CloudSyncDevice
 enum StoreStatus {
     static let spec = CommandSpec(
         name: "status", abstract: "Pending changes, last sync, tokens and conflicts (offline).",
-        run: { context, _ in
-            let store = try context.deviceStore()
+        options: [StoreDatabase.option],
+        run: { context, arguments in
+            let store = try StoreDatabase.store(context, arguments)
             let container = StoreCommand.container(context)
             let status = try store.storeStatus(container: container)
             let policy = try store.syncState(container: container, StoreConfig.mergePolicyKey) ?? MergePolicy.fields.rawValue
@@ -34,14 +35,14 @@ enum StoreStatus {
     static let conflicts = CommandSpec(
         name: "conflicts", abstract: "Show the conflict log: every conflict and how it was resolved.",
         options: [OptionSpec("unresolved", help: "Only conflicts still waiting."),
-                  OptionSpec("limit", value: "N", help: "At most N entries (default 50).")],
+                  OptionSpec("limit", value: "N", help: "At most N entries (default 50)."), StoreDatabase.option],
         run: { context, arguments in
             var limit = 50
             if let text = arguments.value("limit") {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let entries = try context.deviceStore().conflicts(container: StoreCommand.container(context),
+            let entries = try StoreDatabase.store(context, arguments).conflicts(container: StoreCommand.container(context),
                                                               unresolvedOnly: arguments.flag("unresolved"), limit: limit)
             if context.output.isJSON {
                 context.output.json(.object([("conflicts", .array(entries.map { entry in
