@@ -136,6 +136,36 @@ struct PublicStoreTests {
         #expect(run("alice", ["store", "config", "public-types", "none"]).stdout == "public-types = none\n")
     }
 
+    /// Under a production schema the mirror's query needs `___modTime SORTABLE` (a range on
+    /// modificationDate and the sort by it); the error names the index. Like every store type,
+    /// a mirrored type also needs the sync engine's `CD_editedAt TIMESTAMP`.
+    @Test func productionNeedsTheModificationTimeIndex() throws {
+        let prod = ["--environment", "production"]
+        func deploy(_ text: String) {
+            let file = home.write("public.ckdb", text)
+            #expect(run("alice", ["schema", "import", file]).status == 0)
+            #expect(run("alice", ["schema", "deploy"]).status == 0)
+        }
+        let grants = #"GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world""#
+        deploy("DEFINE SCHEMA RECORD TYPE Post (title STRING, \"CD_editedAt\" TIMESTAMP, \(grants));")
+        for account in ["alice", "bob"] {
+            #expect(run(account, prod + ["store", "sync", "on"]).status == 0)
+            #expect(run(account, prod + ["store", "config", "public-types", "Post"]).status == 0)
+        }
+        #expect(run("alice", prod + ["store", "put", "Post", "p1", "--database", "public", "--field", "title=Hi"]).status == 0)
+        let refused = run("alice", prod + ["store", "sync", "--database", "public"])
+        #expect(refused.status == 65 && refused.stderr.contains("'___modTime SORTABLE'"), "\(refused.stderr)")
+        deploy("DEFINE SCHEMA RECORD TYPE Post (\"___modTime\" TIMESTAMP SORTABLE, title STRING, \"CD_editedAt\" TIMESTAMP, \(grants));")
+        let pushed = run("alice", prod + ["--json", "store", "sync", "--database", "public"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        // The refused sync had pushed p1 already (push comes before the pull); nothing is left.
+        #expect(try pushed.json()["pending"] == .int(0))
+        let pulled = run("bob", prod + ["--json", "store", "sync", "--database", "public"])
+        #expect(try pulled.json()["pulledChanges"] == .int(1), "\(pulled.stderr)")
+        #expect(run("bob", prod + ["store", "put", "Post", "p1", "--database", "public", "--field", "title=Bob"]).status == 0)
+        #expect(run("bob", prod + ["store", "sync", "--database", "public"]).status == 77)
+    }
+
     @Test func aQuerySubscriptionWakesTheOtherAccountsListener() throws {
         setUp("alice", "bob")
         _ = try sync("bob")
