@@ -76,9 +76,22 @@ public final class PublicMirror {
         if !downloadOnly, try store.pendingCount(container: container) > report.failures.count {
             try synchronizer.push(&report, progress: progress)
         }
+        try dropSettledFailures(&report)
         report.pendingAfter = try store.pendingCount(container: container)
         try store.setSyncState(container: container, "last_sync_ms", String(synchronizer.clock()))
         return report
+    }
+
+    /// A refused change that the pull then settled (the merge took the cloud's newer version,
+    /// so nothing of it waits any more) is no failure: the report's failures are the changes
+    /// that stay pending, and the conflict log marks the refusal resolved.
+    func dropSettledFailures(_ report: inout SyncReport) throws(CloudError) {
+        for id in report.failures.keys {
+            let zone = id.zoneID.zoneName
+            guard try !store.isPending(container: container, zone: zone, name: id.recordName) else { continue }
+            report.failures[id] = nil
+            try store.guarded { try store.settleConflicts(container: container, zone: zone, name: id.recordName) }
+        }
     }
 
     // MARK: Pull

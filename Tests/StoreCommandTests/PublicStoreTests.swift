@@ -118,6 +118,26 @@ struct PublicStoreTests {
         #expect(try run("bob", ["--json", "store", "status"]).json()["pending"] == .int(0))
     }
 
+    /// A refused edit that the creator's newer edit then replaces (merge policy fields, the
+    /// cloud's change newer) waits no more: the sync succeeds and the refusal is resolved.
+    @Test func aRefusedEditTheCreatorSupersedesIsSettled() throws {
+        setUp("alice", "bob")
+        #expect(run("alice", ["store", "put", "Post", "p1", "--database", "public", "--field", "title=First"]).status == 0)
+        _ = try sync("alice")
+        _ = try sync("bob")
+        #expect(run("bob", ["store", "put", "Post", "p1", "--database", "public", "--field", "title=Bob's"]).status == 0)
+        #expect(run("alice", ["store", "put", "Post", "p1", "--database", "public", "--field", "title=Newer"]).status == 0)
+        _ = try sync("alice")
+        let settled = run("bob", ["--json", "store", "sync", "--database", "public"])
+        #expect(settled.status == 0, "\(settled.stderr)")
+        #expect(try settled.json()["failures"] == .array([]) && settled.json()["pending"] == .int(0))
+        #expect(try publicRecords("bob")["p1"] == "Newer")
+        let unresolved = try run("bob", ["--json", "store", "conflicts", "--unresolved", "--database", "public"]).json()
+        #expect(unresolved["conflicts"] == .array([]), "\(unresolved)")
+        let status = try run("bob", ["--json", "store", "status", "--database", "public"]).json()
+        #expect(status["publicTypes"]?.arrayValue?.first?["recordType"] == .string("Post"))
+    }
+
     @Test func usageMistakesAreClear() {
         #expect(run("alice", ["store", "sync", "on"]).status == 0)
         let noTypes = run("alice", ["store", "sync", "--database", "public"])
