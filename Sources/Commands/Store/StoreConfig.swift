@@ -22,8 +22,7 @@ enum StoreConfig {
                                  completion: .values(["merge-policy", "force-data", "public-types", "public-scan-interval"])),
                     ArgumentSpec("value", help: "The new value (public-types: one or more record types).", optional: true,
                                  repeating: true)],
-        examples: [Example("cloudsync store config merge-policy server", "Let the cloud win conflicts."),
-                   Example("cloudsync store config public-types Post Comment", "Mirror two public record types.")],
+        examples: [Example("cloudsync store config merge-policy server", "Let the cloud win conflicts.")],
         run: { context, arguments in
             let store = try context.deviceStore()
             let container = StoreCommand.container(context)
