@@ -69,7 +69,7 @@ enum StorePut {
             }
             if context.output.isJSON { context.output.json(.object([("deleted", .array(deleted))])) }
             if !missing.isEmpty {
-                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }
         })
 

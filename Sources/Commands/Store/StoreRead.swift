@@ -40,7 +40,7 @@ enum StoreRead {
                 context.output.json(.object([("records", .array(found))]))
             }
             if !missing.isEmpty {
-                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }
         })
 

@@ -34,7 +34,7 @@ enum StoreSync {
             the type. Only records this account created can be changed: an edit of another \
             account's record is refused (77) and stays pending, as every change the cloud \
             refuses does. Under a production schema each mirrored type needs the index \
-            '___modTime QUERYABLE SORTABLE'.
+            '___modTime SORTABLE' (range and sort on modificationDate).
             """,
         options: SyncVerb.options + [StoreDatabase.option, StorePublicSync.fullScanOption],
         arguments: [SyncVerb.stateArgument],
