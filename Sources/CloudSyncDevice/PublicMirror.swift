@@ -14,6 +14,9 @@ import CloudSyncCore
 /// compared with the cache), which also heals anything the watermark missed. A query
 /// subscription per type lets `subscribe listen` wake the device.
 ///
+/// Each sync first reads the cloud's store epoch (`checkEpoch`): a replaced cloud makes the
+/// account's own records pending again instead of letting the scan delete them.
+///
 /// Pushes go through the private store's `Synchronizer` (pending changes, change tags, merge
 /// policy, conflict log); the cloud refuses changes to another account's record with
 /// `permissionFailure`, which the push reports and keeps pending, as the private store keeps
@@ -34,7 +37,7 @@ public final class PublicMirror {
     /// Scan every type on this sync, whatever the interval says.
     public var forceScan = false
     /// The work the last `sync` asked of the cloud (for reports and tests).
-    public private(set) var work = PublicMirrorWork()
+    public internal(set) var work = PublicMirrorWork()
 
     /// How far before the watermark an incremental pull starts (ms).
     public static let overlapMargin: Int64 = 60_000
@@ -70,6 +73,7 @@ public final class PublicMirror {
         work = PublicMirrorWork()
         var report = SyncReport()
         let downloadOnly = synchronizer.options.downloadOnly
+        try checkEpoch(&report)
         try ensureSubscriptions()
         if !downloadOnly { try synchronizer.push(&report, progress: progress) }
         for type in recordTypes { try pull(type, report: &report, progress: progress) }
@@ -205,6 +209,8 @@ public struct PublicMirrorWork: Sendable, Hashable {
     public var scannedTypes: [String] = []
     /// Query subscriptions created.
     public var subscriptionsCreated = 0
+    /// Requests made to learn the cloud's store epoch (one per sync).
+    public var epochProbes = 0
 
     public init() {}
 }

@@ -1,6 +1,9 @@
 import CloudSyncCore
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `store … --database public` (issue 18, seed 002): two accounts mirror the same public type
 /// through the built binary; edits, deletions and refusals behave as in the private store.
@@ -136,6 +139,30 @@ struct PublicStoreTests {
         #expect(unresolved["conflicts"] == .array([]), "\(unresolved)")
         let status = try run("bob", ["--json", "store", "status", "--database", "public"]).json()
         #expect(status["publicTypes"]?.arrayValue?.first?["recordType"] == .string("Post"))
+    }
+
+    /// A replaced cloud (new store epoch): the account's own public records are uploaded again,
+    /// not deleted by the next scan as "gone upstream"; other accounts' records are dropped
+    /// until the new cloud has them.
+    @Test func aReplacedCloudReuploadsTheAccountsOwnRecords() throws {
+        setUp("alice", "bob")
+        #expect(run("alice", ["store", "put", "Post", "a1", "--database", "public", "--field", "title=Alice's"]).status == 0)
+        #expect(run("bob", ["store", "put", "Post", "b1", "--database", "public", "--field", "title=Bob's"]).status == 0)
+        _ = try sync("alice")
+        _ = try sync("bob")
+        _ = try sync("alice")
+        #expect(try publicRecords("bob") == ["a1": "Alice's", "b1": "Bob's"])
+        for suffix in ["", "-wal", "-shm"] { unlink(home.file("cloud.sqlite" + suffix)) }
+        for account in ["alice", "bob"] { #expect(run(account, ["store", "sync", "on"]).status == 0) }
+        let bob = try sync("bob")
+        #expect(bob["events"]?.arrayValue?.first?["event"] == .string("epochChanged"), "\(bob)")
+        #expect(bob["saved"] == .int(1) && bob["pulledDeletions"] == .int(0))
+        #expect(try publicRecords("bob") == ["b1": "Bob's"])
+        let alice = try sync("alice")
+        #expect(alice["saved"] == .int(1) && alice["pulledChanges"] == .int(1), "\(alice)")
+        #expect(try publicRecords("alice") == ["a1": "Alice's", "b1": "Bob's"])
+        #expect(try sync("bob")["pulledChanges"] == .int(1))
+        #expect(try publicRecords("bob") == ["a1": "Alice's", "b1": "Bob's"])
     }
 
     @Test func usageMistakesAreClear() {
