@@ -25,7 +25,7 @@ __cloudsync_table() {
     'record delete') opts='--zone --database' valopts='--zone --database' ;;
     'record query') opts='--where --arg --sort --limit --continuation --all --zone --database' valopts='--where --arg --sort --limit --continuation --zone --database' ;;
     'fetch-changes') opts='--zone --reset --limit --database' valopts='--zone --limit --database' ;;
-    'store') subs='put get delete query history status sync config conflicts export import' ;;
+    'store') subs='put get delete query history status sync config conflicts export import revert' ;;
     'store put') opts='--field --unset --encrypt --zone --database' valopts='--field -f --unset --encrypt --zone --database' ;;
     'store get') opts='--zone --asset-dir --database' valopts='--zone --asset-dir --database' ;;
     'store delete') opts='--zone --database' valopts='--zone --database' ;;
@@ -36,6 +36,7 @@ __cloudsync_table() {
     'store conflicts') opts='--unresolved --limit --database' valopts='--limit --database' ;;
     'store export') opts='--zone --type --database' valopts='--zone --type --database' ;;
     'store import') opts='--zone --batch-size' valopts='--zone --batch-size' ;;
+    'store revert') opts='--database' valopts='--database' ;;
     'kv') subs='get set delete list sync' ;;
     'kv set') opts='--type --file' valopts='--type --file' ;;
     'subscribe') subs='create list delete listen init unregister' ;;
@@ -117,6 +118,7 @@ __cloudsync_option_kind() {
     'store export|--type') kind=live ;;
     'store export|--database') kind='values:private public' ;;
     'store import|--zone') kind=live ;;
+    'store revert|--database') kind='values:private public' ;;
     'kv set|--type') kind='values:string number bool data json' ;;
     'kv set|--file') kind=file ;;
     'subscribe create|--database') kind='values:private shared public' ;;
@@ -164,6 +166,7 @@ __cloudsync_argument_kind() {
     'store sync|'0) kind='values:on off' ;;
     'store config|'0) kind='values:merge-policy force-data public-types public-scan-interval' ;;
     'store import|'0) kind=file ;;
+    'store revert|'*) kind=live ;;
     'kv get|'0) kind=live ;;
     'kv set|'0) kind=live ;;
     'kv delete|'0) kind=live ;;

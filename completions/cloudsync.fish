@@ -16,7 +16,7 @@ function __cloudsync_subcommands --argument-names path
         case 'record'
             printf '%s\n' 'save' 'get' 'delete' 'query'
         case 'store'
-            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts' 'export' 'import'
+            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts' 'export' 'import' 'revert'
         case 'kv'
             printf '%s\n' 'get' 'set' 'delete' 'list' 'sync'
         case 'subscribe'
@@ -78,6 +78,8 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--zone' '--type' '--database'
         case 'store import'
             printf '%s\n' '--zone' '--batch-size'
+        case 'store revert'
+            printf '%s\n' '--database'
         case 'kv set'
             printf '%s\n' '--type' '--file'
         case 'subscribe create'
@@ -317,6 +319,7 @@ complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'config' -d 'Show or s
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'conflicts' -d 'Show the conflict log: every conflict and how it was resolved.'
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'export' -d 'Write the local store\'s records as NDJSON (one record a line).'
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'import' -d 'Read NDJSON records (as \'store export\' writes them) into the local store.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'revert' -d 'Drop this device\'s pending changes to public records and take the cloud\'s version.'
 
 # cloudsync store put
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
@@ -382,6 +385,10 @@ complete -c cloudsync -n '__cloudsync_at \'store export\'' -l database -x -a 'pr
 complete -c cloudsync -n '__cloudsync_at \'store import\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store import\'' -l batch-size -x -d 'Records per transaction (default 1000).'
 complete -c cloudsync -n '__cloudsync_arg \'store import\' 0' -F -d 'NDJSON file; - for stdin.'
+
+# cloudsync store revert
+complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_arg \'store revert\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync kv
 complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'get' -d 'Print a key\'s value.'

@@ -16,12 +16,25 @@ extension DeviceStore {
     /// the cache and the type's watermark, in one transaction. Records whose cached version has
     /// the same change tag are skipped (the overlap margin returns them again). Returns how
     /// many records changed and how many deletions were applied.
+    ///
+    /// `discarding`: records whose local changes are dropped first, in the same transaction
+    /// (`store revert`): their pending marks are cleared, their refusals settled, and the cloud's
+    /// versions in `records` are applied even when the cache already has them.
     func applyPublicPage(_ records: [Record], deleted: [RecordID], zoneID: ZoneID, _ scope: CacheScope,
-                         watermarkKey: String, watermark: Int64?, sink: any LocalSink) throws(CloudError) -> (changed: Int, deleted: Int) {
+                         watermarkKey: String, watermark: Int64?, sink: any LocalSink,
+                         discarding: Set<String> = []) throws(CloudError) -> (changed: Int, deleted: Int) {
         try guarded {
             try connection.transaction(.immediate) {
+                for name in discarding.sorted() {
+                    try clearPending(container: scope.container, zone: zoneID.zoneName, name: name, ifTxn: nil)
+                    try settleConflicts(container: scope.container, zone: zoneID.zoneName, name: name)
+                }
                 var changed: [Record] = []
                 for record in records {
+                    if discarding.contains(record.recordID.recordName) {
+                        changed.append(record)
+                        continue
+                    }
                     let tag = try connection.queryOne("""
                         SELECT change_tag FROM cached_records
                         WHERE container=? AND scope=? AND zone_name=? AND owner=? AND record_name=?

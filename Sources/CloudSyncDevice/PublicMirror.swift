@@ -214,3 +214,27 @@ public struct PublicMirrorWork: Sendable, Hashable {
 
     public init() {}
 }
+
+extension PublicMirror {
+    /// Drops this device's pending changes to `names` and takes the cloud's versions (a record
+    /// the cloud does not have is removed), in one device transaction: the way out of a change
+    /// the cloud keeps refusing, such as an edit of another account's record (77). Returns the
+    /// names taken from the cloud and the names removed.
+    public func revert(_ names: [String]) throws(CloudError) -> (restored: [String], removed: [String]) {
+        let ids = Array(Set(names)).sorted().map { RecordID(recordName: $0, zoneID: zoneID) }
+        let answers = try cloud.fetchRecords(ids, in: request)
+        var restored: [Record] = []
+        var removed: [RecordID] = []
+        for id in ids {
+            switch answers[id] {
+            case .success(let record)?: restored.append(record)
+            case .failure(let error)? where error.code != .unknownItem: throw error
+            default: removed.append(id)
+            }
+        }
+        let sink = StoreSink(synchronizer: synchronizer)
+        _ = try store.applyPublicPage(restored, deleted: removed, zoneID: zoneID, synchronizer.scope, watermarkKey: "",
+                                      watermark: nil, sink: sink, discarding: Set(ids.map(\.recordName)))
+        return (restored.map(\.recordID.recordName), removed.map(\.recordName))
+    }
+}

@@ -119,6 +119,23 @@ struct PublicStoreTests {
         #expect(try publicRecords("alice") == ["p1": "Alice's", "b1": "Bob's own"])
         // The private store knows nothing of it.
         #expect(try run("bob", ["--json", "store", "status"]).json()["pending"] == .int(0))
+        // The way out: store revert takes the cloud's version and the sync goes through.
+        #expect(refused.stderr.contains("store revert p1 --database public"), "\(refused.stderr)")
+        let reverted = run("bob", ["--json", "store", "revert", "p1", "--database", "public"])
+        #expect(reverted.status == 0, "\(reverted.stderr)")
+        #expect(try reverted.json()["restored"] == .array([.string("p1")]))
+        #expect(try publicRecords("bob")["p1"] == "Alice's")
+        let clean = run("bob", ["--json", "store", "sync", "--database", "public"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(try clean.json()["pending"] == .int(0))
+        #expect(try run("bob", ["--json", "store", "conflicts", "--unresolved", "--database", "public"]).json()["conflicts"] == .array([]))
+        // A record the cloud never had is removed; an unknown name is 3; the private store is 64.
+        #expect(run("bob", ["store", "put", "Post", "local-only", "--database", "public", "--field", "title=x"]).status == 0)
+        let removed = run("bob", ["--json", "store", "revert", "local-only", "--database", "public"])
+        #expect(try removed.json()["removed"] == .array([.string("local-only")]), "\(removed.stderr)")
+        #expect(try publicRecords("bob")["local-only"] == nil)
+        #expect(run("bob", ["store", "revert", "nothing", "--database", "public"]).status == 3)
+        #expect(run("bob", ["store", "revert", "p1"]).status == 64)
     }
 
     /// A refused edit that the creator's newer edit then replaces (merge policy fields, the

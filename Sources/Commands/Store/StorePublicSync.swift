@@ -69,7 +69,7 @@ enum StorePublicSync {
         if report.failures.count == 1, let (id, error) = report.failures.first {
             var only = error
             only.recordID = id
-            only.reason += "; the change stays pending in the public store"
+            only.reason += "; the change stays pending in the public store ('store revert \(id.recordName) --database public' drops it)"
             throw only
         }
         if !report.failures.isEmpty {
