@@ -14,26 +14,26 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe schema keys message otp serve token login tour whoami cloud repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe share schema keys message otp serve token login tour whoami cloud repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
     'zone delete') opts='--yes --purge --database' valopts='--database' ;;
     'record') subs='save get delete query' ;;
-    'record save') opts='--field --fields-json --zone --change-tag --policy --database' valopts='--field -f --fields-json --zone --change-tag --policy --database' ;;
-    'record get') opts='--zone --database --asset-dir' valopts='--zone --database --asset-dir' ;;
-    'record delete') opts='--zone --database' valopts='--zone --database' ;;
-    'record query') opts='--where --arg --sort --limit --continuation --all --zone --database' valopts='--where --arg --sort --limit --continuation --zone --database' ;;
-    'fetch-changes') opts='--zone --reset --limit --database' valopts='--zone --limit --database' ;;
+    'record save') opts='--field --fields-json --zone --change-tag --policy --database --owner' valopts='--field -f --fields-json --zone --change-tag --policy --database --owner' ;;
+    'record get') opts='--zone --database --owner --asset-dir' valopts='--zone --database --owner --asset-dir' ;;
+    'record delete') opts='--zone --database --owner' valopts='--zone --database --owner' ;;
+    'record query') opts='--where --arg --sort --limit --continuation --all --zone --database --owner' valopts='--where --arg --sort --limit --continuation --zone --database --owner' ;;
+    'fetch-changes') opts='--zone --reset --limit --database --owner' valopts='--zone --limit --database --owner' ;;
     'store') subs='put get delete query history status sync config conflicts export import revert' ;;
-    'store put') opts='--field --unset --encrypt --zone --database' valopts='--field -f --unset --encrypt --zone --database' ;;
-    'store get') opts='--zone --asset-dir --database' valopts='--zone --asset-dir --database' ;;
-    'store delete') opts='--zone --database' valopts='--zone --database' ;;
-    'store query') opts='--where --arg --sort --limit --zone --database' valopts='--where --arg --sort --limit --zone --database' ;;
+    'store put') opts='--field --unset --encrypt --zone --owner --database' valopts='--field -f --unset --encrypt --zone --owner --database' ;;
+    'store get') opts='--zone --asset-dir --database --owner' valopts='--zone --asset-dir --database --owner' ;;
+    'store delete') opts='--zone --database --owner' valopts='--zone --database --owner' ;;
+    'store query') opts='--where --arg --sort --limit --zone --database --owner' valopts='--where --arg --sort --limit --zone --database --owner' ;;
     'store history') opts='--since --limit --database' valopts='--since --limit --database' ;;
     'store status') opts='--database' valopts='--database' ;;
     'store sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes --database --full-scan' valopts='--batch-size --database' ;;
-    'store conflicts') opts='--unresolved --limit --database' valopts='--limit --database' ;;
+    'store conflicts') opts='--unresolved --limit --database --owner' valopts='--limit --database --owner' ;;
     'store export') opts='--zone --type --database' valopts='--zone --type --database' ;;
     'store import') opts='--zone --batch-size' valopts='--zone --batch-size' ;;
     'store revert') opts='--database' valopts='--database' ;;
@@ -45,6 +45,13 @@ __cloudsync_table() {
     'subscribe delete') opts='--database' valopts='--database' ;;
     'subscribe listen') opts='--once --timeout --exec' valopts='--timeout --exec' ;;
     'subscribe init') opts='--zone --database --verify' valopts='--zone --database' ;;
+    'share') subs='create add remove accept leave delete list' ;;
+    'share create') opts='--zone --title --public-permission' valopts='--zone --title --public-permission' ;;
+    'share add') opts='--zone --permission' valopts='--zone --permission' ;;
+    'share remove') opts='--zone' valopts='--zone' ;;
+    'share leave') opts='--zone --owner' valopts='--zone --owner' ;;
+    'share delete') opts='--zone' valopts='--zone' ;;
+    'share list') opts='--zone' valopts='--zone' ;;
     'schema') subs='export validate import diff deploy reset init show' ;;
     'schema export') opts='--output' valopts='--output -o' ;;
     'schema import') opts='--dry-run' ;;
@@ -127,6 +134,14 @@ __cloudsync_option_kind() {
     'subscribe list|--database') kind='values:private shared public' ;;
     'subscribe delete|--database') kind='values:private shared public' ;;
     'subscribe init|--database') kind='values:private shared' ;;
+    'share create|--zone') kind=live ;;
+    'share create|--public-permission') kind='values:none read-only read-write' ;;
+    'share add|--zone') kind=live ;;
+    'share add|--permission') kind='values:read-only read-write' ;;
+    'share remove|--zone') kind=live ;;
+    'share leave|--zone') kind=live ;;
+    'share delete|--zone') kind=live ;;
+    'share list|--zone') kind=live ;;
     'schema export|--output' | 'schema export|-o') kind=file ;;
     'keys export-identity|--output') kind=file ;;
     'message send|--file') kind=file ;;
@@ -164,7 +179,7 @@ __cloudsync_argument_kind() {
     'store delete|'*) kind=live ;;
     'store query|'0) kind=live ;;
     'store sync|'0) kind='values:on off' ;;
-    'store config|'0) kind='values:merge-policy force-data public-types public-scan-interval' ;;
+    'store config|'0) kind='values:merge-policy force-data shared-zones public-types public-scan-interval' ;;
     'store import|'0) kind=file ;;
     'store revert|'*) kind=live ;;
     'kv get|'0) kind=live ;;

@@ -131,7 +131,17 @@ public struct SyncVerb {
         let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
                                         adapter: adapter, options: options)
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
-        let report = try synchronizer.sync { progress in bar.show(progress) }
+        var report = try synchronizer.sync { progress in bar.show(progress) }
+        if try store.syncState(container: container, SyncVerb.sharedZonesKey) == "on" {
+            let shared = try syncSharedZones(context, session: session, store: store, options: options, forceData: forceData)
+            report.savedRecords += shared.savedRecords
+            report.deletedRecords += shared.deletedRecords
+            report.pulledChanges += shared.pulledChanges
+            report.pulledDeletions += shared.pulledDeletions
+            report.conflicts += shared.conflicts
+            report.failures.merge(shared.failures) { first, _ in first }
+            report.pendingAfter += shared.pendingAfter
+        }
         bar.finish()
         SyncVerb.print(report, context, turnedOn: turnedOn)
         if report.failures.count == 1, let (id, error) = report.failures.first {

@@ -105,11 +105,15 @@ public struct ChangeFetcher {
                     try dropEverything(summary: &summary, onEvent: onEvent)
                 }
             }
-            for zone in page.deletedZones {
+            // A fetch of one owner's shared zones (`sharedOwner`) leaves the others' alone.
+            let mine = { (zoneID: ZoneID) in
+                request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+            }
+            for zone in page.deletedZones where mine(zone.zoneID) {
                 changed.removeAll { $0 == zone.zoneID }
                 deleted.append(zone)
             }
-            for zone in page.changedZones where !changed.contains(zone) { changed.append(zone) }
+            for zone in page.changedZones where mine(zone) && !changed.contains(zone) { changed.append(zone) }
             token = page.token
             newToken = page.token
             if !page.moreComing { break }
@@ -119,15 +123,15 @@ public struct ChangeFetcher {
             let cached = try store.cachedRecordCount(zoneID, scope)
             guard hasToken || cached > 0 else { continue }
             let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            try forgetCreated(zoneID)
             summary.zonesDeleted += 1
             try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
         }
         if full {
             // A full listing names every live zone: forget cached zones it does not name.
-            for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
+            for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !changed.contains(zoneID) {
                 let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
             }
@@ -137,6 +141,20 @@ public struct ChangeFetcher {
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
+    }
+
+    /// Whether a full listing of this fetch speaks for a cached zone (one owner's fetch in the
+    /// shared database does not speak for the zones of other owners).
+    func mineToList(_ zoneID: ZoneID) -> Bool {
+        request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+    }
+
+    /// Forgets that this device created a zone that went away, when it is one of the caller's
+    /// own: a shared zone of another owner that went away (unshared) says nothing of the
+    /// caller's own zone of the same name.
+    func forgetCreated(_ zoneID: ZoneID) throws(CloudError) {
+        guard request.scope != .shared || zoneID.ownerRecordName == request.userRecordName else { return }
+        try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
     }
 
     func report(_ onEvent: (FetchEvent) throws -> Void, _ event: FetchEvent) throws(CloudError) {
@@ -175,7 +193,8 @@ public struct ChangeFetcher {
         while true {
             let page: ZoneChanges
             do {
-                page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+                page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
+                                                  in: request.owned(by: zoneID.ownerRecordName))
             } catch let error where error.code == .changeTokenExpired && token != nil {
                 if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
                     try dropEverything(summary: &summary, onEvent: onEvent)
@@ -204,7 +223,7 @@ public struct ChangeFetcher {
                 }
                 let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : .deleted
                 let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
                 return
@@ -264,7 +283,7 @@ public struct ChangeFetcher {
         var zones = 0, records = 0
         for zoneID in try store.cachedZones(scope) {
             records += try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            try forgetCreated(zoneID)
             zones += 1
         }
         try store.setDatabaseToken(nil, scope, now: clock())

@@ -12,14 +12,18 @@ enum StoreConfig {
         discussion: """
             Keys: merge-policy (fields, server, client, newest) and force-data (on: BYTES fields \
             travel inline instead of as assets; a record over 1 MB then fails to sync), both for \
-            the private and the public store; public-types (the record types of the public \
+            the private and the public store; shared-zones (on: store sync also syncs the zones \
+            other accounts shared with this one and it accepted, each owner's in a local store of \
+            its own that 'store … --owner OWNER' reads and writes); public-types (the record types of the public \
             database that 'store sync --database public' mirrors into this device's public \
             store; 'none' clears the list) and public-scan-interval (seconds between full scans \
             of a public type, which find records deleted upstream; default 3600, 0 scans on every \
             sync). Without a value, shows the setting; without a key, shows all.
             """,
-        arguments: [ArgumentSpec("key", help: "merge-policy, force-data, public-types or public-scan-interval.", optional: true,
-                                 completion: .values(["merge-policy", "force-data", "public-types", "public-scan-interval"])),
+        arguments: [ArgumentSpec("key", help: "merge-policy, force-data, shared-zones, public-types or public-scan-interval.",
+                                 optional: true,
+                                 completion: .values(["merge-policy", "force-data", "shared-zones", "public-types",
+                                                      "public-scan-interval"])),
                     ArgumentSpec("value", help: "The new value (public-types: one or more record types).", optional: true,
                                  repeating: true)],
         examples: [Example("cloudsync store config merge-policy server", "Let the cloud win conflicts.")],
@@ -39,7 +43,7 @@ enum StoreConfig {
                 return
             }
             guard let known = settings.first(where: { $0.0 == key }) else {
-                throw CLIError.usage("unknown store setting '\(key)'; use merge-policy, force-data, public-types or public-scan-interval")
+                throw CLIError.usage("unknown store setting '\(key)'; use merge-policy, force-data, shared-zones, public-types or public-scan-interval")
             }
             let values = arguments.arguments("value")
             guard let value = values.first else {
@@ -54,9 +58,9 @@ enum StoreConfig {
                     throw CLIError.usage("unknown merge policy '\(value)'; use fields, server, client or newest")
                 }
                 try store.setSyncState(container: container, mergePolicyKey, parsed.rawValue)
-            case "force-data":
-                guard value == "on" || value == "off" else { throw CLIError.usage("force-data is on or off, got '\(value)'") }
-                try store.setSyncState(container: container, forceDataKey, value)
+            case "force-data", "shared-zones":
+                guard value == "on" || value == "off" else { throw CLIError.usage("\(key) is on or off, got '\(value)'") }
+                try store.setSyncState(container: container, key == "force-data" ? forceDataKey : SyncVerb.sharedZonesKey, value)
             case "public-types":
                 let types = values == ["none"] ? [] : values
                 for type in types { try NameRules.validateIdentifier(type, kind: "record type") }
@@ -78,6 +82,7 @@ enum StoreConfig {
         return [
             ("merge-policy", try store.syncState(container: container, mergePolicyKey) ?? MergePolicy.fields.rawValue),
             ("force-data", try store.syncState(container: container, forceDataKey) ?? "off"),
+            ("shared-zones", try store.syncState(container: container, SyncVerb.sharedZonesKey) ?? "off"),
             ("public-types", types.isEmpty ? "none" : types.joined(separator: " ")),
             ("public-scan-interval", String(try PublicStoreSettings.scanInterval(store, container) / 1000)),
         ]

@@ -11,18 +11,28 @@ enum StoreDatabase {
                                    help: "private (default) or public: the public store mirrors the public database's types set by 'store config public-types'.",
                                    completion: .values(["private", "public"]))
 
-    /// Whether the invocation works on the public store (64 for shared or anything else).
+    /// Whether the invocation works on the public store (64 for `--owner` with it). The shared
+    /// database is reached through `--owner OWNER` (the local store of that owner's shared
+    /// zones), so `--database shared` needs it.
     static func isPublic(_ context: CommandContext, _ arguments: ParsedArguments) throws -> Bool {
+        let owner = arguments.value("owner")
         switch try context.databaseScope(arguments) {
         case .private: return false
-        case .public: return true
-        case .shared: throw CLIError.usage("the local store mirrors the private or the public database, not the shared one")
+        case .public:
+            guard owner == nil else { throw CLIError.usage("--owner names a shared store; the public store has no owner") }
+            return true
+        case .shared:
+            guard owner != nil else {
+                throw CLIError.usage("the local store of shared zones is one per owner: add --owner OWNER")
+            }
+            return false
         }
     }
 
-    /// The local store the invocation works on.
+    /// The local store the invocation works on: the public store, the store of an owner's shared
+    /// zones (`--owner`), or the device's private store.
     static func store(_ context: CommandContext, _ arguments: ParsedArguments) throws -> DeviceStore {
-        try isPublic(context, arguments) ? context.publicDeviceStore() : context.deviceStore()
+        try isPublic(context, arguments) ? context.publicDeviceStore() : StoreCommand.localStore(context, arguments)
     }
 
     /// The zone of `--zone`, or the store's default zone: the public database has only

@@ -15,7 +15,7 @@ enum StorePut {
             OptionSpec("unset", value: "NAME", help: "A field to remove (repeatable).", repeatable: true),
             OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
                        repeatable: true),
-            StoreCommand.zoneOption,
+            StoreCommand.zoneOption, StoreCommand.ownerOption,
             StoreDatabase.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
@@ -51,7 +51,7 @@ enum StorePut {
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete a record from the local store (offline).",
-        options: [StoreCommand.zoneOption, StoreDatabase.option],
+        options: [StoreCommand.zoneOption, StoreDatabase.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let zone = try StoreDatabase.zone(context, arguments)

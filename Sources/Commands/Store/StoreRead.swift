@@ -6,7 +6,7 @@ import CloudSyncDevice
 enum StoreRead {
     static let get = CommandSpec(
         name: "get", abstract: "Show records of the local store.",
-        options: [StoreCommand.zoneOption, AssetFiles.option, StoreDatabase.option],
+        options: [StoreCommand.zoneOption, AssetFiles.option, StoreDatabase.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let zone = try StoreDatabase.zone(context, arguments)
@@ -53,6 +53,7 @@ enum StoreRead {
             OptionSpec("limit", value: "N", help: "At most N records."),
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
             StoreDatabase.option,
+            StoreCommand.ownerOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
         run: { context, arguments in

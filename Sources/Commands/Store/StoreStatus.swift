@@ -54,7 +54,7 @@ enum StoreStatus {
     static let conflicts = CommandSpec(
         name: "conflicts", abstract: "Show the conflict log: every conflict and how it was resolved.",
         options: [OptionSpec("unresolved", help: "Only conflicts still waiting."),
-                  OptionSpec("limit", value: "N", help: "At most N entries (default 50)."), StoreDatabase.option],
+                  OptionSpec("limit", value: "N", help: "At most N entries (default 50)."), StoreDatabase.option, StoreCommand.ownerOption],
         run: { context, arguments in
             var limit = 50
             if let text = arguments.value("limit") {
