@@ -86,6 +86,8 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SchemaCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Schema",
                 swiftSettings: strict),
+        // Zone sharing (issue 18).
+        .target(name: "ShareCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Share", swiftSettings: strict),
         .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Whoami",
                 swiftSettings: strict),
 
@@ -96,7 +98,8 @@ let package = Package(
                           dependencies: ["CloudSyncCLI", "CloudSyncPostgresCloud", "ZoneCommand", "RecordCommand",
                                          "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                          "MessageCommand", "OTPCommand",
-                                         "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand"],
+                                         "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",
+                                         "ShareCommand"],
                           swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
@@ -133,7 +136,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests",
                     dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebServices",
-                                   "CloudSyncHTTPServer", "TestSupport"],
+                                   "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
         .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],
@@ -157,6 +160,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "ShareCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "WhoamiCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),

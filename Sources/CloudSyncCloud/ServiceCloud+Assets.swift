@@ -10,7 +10,9 @@ extension ServiceCloud {
             throw CloudError(.limitExceeded, "an asset of \(blob.count) bytes is over the \(CloudLimits.maxAssetSize / 1_048_576) MB limit")
         }
         if request.scope == .shared {
-            throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
+            let shared = try sharedRequest(request, owners: [])
+            try read { tx in try requireAnySharedZone(shared, writable: true, tx) }
+            return try uploadAssets(contents, in: shared.ownerView)
         }
         let references = contents.map { AssetReference(checksum: SHA256.hex($0), size: Int64($0.count)) }
         try write { tx in
@@ -24,7 +26,12 @@ extension ServiceCloud {
     }
 
     public func fetchAsset(_ reference: AssetReference, in request: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        try read { tx in
+        if request.scope == .shared {
+            let shared = try sharedRequest(request, owners: [])
+            try read { tx in try requireAnySharedZone(shared, writable: false, tx) }
+            return try fetchAsset(reference, in: shared.ownerView)
+        }
+        return try read { tx in
             guard let db = try findDatabase(request, tx),
                   let data = try tx.assetData(checksum: reference.checksum, dbID: db.id) else {
                 throw CloudError(.assetFileNotFound, "asset \(reference.checksum.prefix(12))… is not in the cloud")

@@ -66,8 +66,10 @@ extension ServiceCloud {
 
     /// Enqueues the notifications of the records one modify call saved and deleted in one zone.
     /// `modifyZone` calls it inside its transaction once the zone's changes are written.
-    func enqueueRecordNotifications(zone: ZoneRow, dbID: Int64, request: DatabaseRequest, saved: [Record],
-                                    deleted: [RecordID], _ tx: any CloudStorageTransaction) throws {
+    /// `recordsDbID`: the database holding the zone's records when the subscriptions are of
+    /// another (a participant's shared database); nil when they are the same.
+    func enqueueRecordNotifications(zone: ZoneRow, dbID: Int64, recordsDbID: Int64? = nil, request: DatabaseRequest,
+                                    saved: [Record], deleted: [RecordID], _ tx: any CloudStorageTransaction) throws {
         let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zone.name, tx)
         guard !subscriptions.isEmpty else { return }
         let zoneID = request.zoneID(zone.name)
@@ -75,7 +77,7 @@ extension ServiceCloud {
         if subscriptions.contains(where: { $0.subscription.query != nil }) {
             // Query subscriptions need each record's state before this call.
             let names = Set(saved.map(\.recordID.recordName) + deleted.map(\.recordName))
-            let images = tx.recordImagesBeforeTransaction(names, zone: zone, dbID: dbID, zoneID: zoneID)
+            let images = tx.recordImagesBeforeTransaction(names, zone: zone, dbID: recordsDbID ?? dbID, zoneID: zoneID)
             events = RecordEvent.list(saved: saved, deleted: deleted, images: images)
         }
         var fanOut = NotificationFanOut(transaction: tx, request: request, now: clock())

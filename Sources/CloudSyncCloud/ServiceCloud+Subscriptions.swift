@@ -29,7 +29,11 @@ extension ServiceCloud {
             let now = clock()
             var saved: [Subscription] = []
             for subscription in subscriptions {
-                if let zoneName = subscription.zoneName, try tx.findZone(zoneName, dbID: db.id) == nil {
+                if request.scope == .shared, let zoneName = subscription.zoneName {
+                    guard try tx.sharedZones(dbID: db.id).contains(where: { $0.live && $0.zoneName == zoneName }) else {
+                        throw notSharedError(zoneName, recordID: nil)
+                    }
+                } else if let zoneName = subscription.zoneName, try tx.findZone(zoneName, dbID: db.id) == nil {
                     throw try missingZoneError(zoneName, dbID: db.id, request: request, tx)
                 }
                 let created = try tx.subscriptionCreated(subscription.subscriptionID, owner: request.userRecordName,

@@ -112,11 +112,15 @@ public struct ChangeFetcher {
                     try dropEverything(summary: &summary, onEvent: onEvent)
                 }
             }
-            for zone in page.deletedZones {
+            // A fetch of one owner's shared zones (`sharedOwner`) leaves the others' alone.
+            let mine = { (zoneID: ZoneID) in
+                request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+            }
+            for zone in page.deletedZones where mine(zone.zoneID) {
                 changed.removeAll { $0 == zone.zoneID }
                 deleted.append(zone)
             }
-            for zone in page.changedZones where !changed.contains(zone) { changed.append(zone) }
+            for zone in page.changedZones where mine(zone) && !changed.contains(zone) { changed.append(zone) }
             token = page.token
             newToken = page.token
             if !page.moreComing { break }
@@ -127,16 +131,16 @@ public struct ChangeFetcher {
             guard hasToken || cached > 0 else { continue }
             let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
             pushed?.forget(zone: zoneID.zoneName)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            try forgetCreated(zoneID)
             summary.zonesDeleted += 1
             try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
         }
         if full {
             // A full listing names every live zone: forget cached zones it does not name.
-            for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
+            for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !changed.contains(zoneID) {
                 let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
                 pushed?.forget(zone: zoneID.zoneName)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
             }
@@ -146,6 +150,20 @@ public struct ChangeFetcher {
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
+    }
+
+    /// Whether a full listing of this fetch speaks for a cached zone (one owner's fetch in the
+    /// shared database does not speak for the zones of other owners).
+    func mineToList(_ zoneID: ZoneID) -> Bool {
+        request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+    }
+
+    /// Forgets that this device created a zone that went away, when it is one of the caller's
+    /// own: a shared zone of another owner that went away (unshared) says nothing of the
+    /// caller's own zone of the same name.
+    func forgetCreated(_ zoneID: ZoneID) throws(CloudError) {
+        guard request.scope != .shared || zoneID.ownerRecordName == request.userRecordName else { return }
+        try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
     }
 
     func report(_ onEvent: (FetchEvent) throws -> Void, _ event: FetchEvent) throws(CloudError) {
@@ -220,7 +238,7 @@ public struct ChangeFetcher {
                 let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : .deleted
                 let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
                 pushed?.forget(zone: zoneID.zoneName)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
                 return
@@ -260,10 +278,12 @@ public struct ChangeFetcher {
     /// them all before anything is applied.
     func fetchZonePage(_ zoneID: ZoneID, since token: ServerChangeToken?) throws(CloudError) -> ZoneChanges {
         guard let pushed, pushed.count(zone: zoneID.zoneName) > 0 else {
-            return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+            return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
+                                              in: request.owned(by: zoneID.ownerRecordName))
         }
         return try KnownVersionsHint.whileFetching(pushed) { () throws(CloudError) in
-            try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+            try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
+                                       in: request.owned(by: zoneID.ownerRecordName))
         }
     }
 
@@ -312,7 +332,7 @@ public struct ChangeFetcher {
         for zoneID in try store.cachedZones(scope) {
             records += try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
             pushed?.forget(zone: zoneID.zoneName)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            try forgetCreated(zoneID)
             zones += 1
         }
         try store.setDatabaseToken(nil, scope, now: clock())

@@ -32,11 +32,12 @@ public final class HTTPCloud: CloudService, Sendable {
     func send(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment? = nil, scope: DatabaseScope,
               account: String, device: String?,
               body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
-              extraTimeout: Double = 0, on connection: CurlSession? = nil) throws(CloudError) -> HTTPReply {
+              extraTimeout: Double = 0, on connection: CurlSession? = nil, sharedOwner: String? = nil) throws(CloudError) -> HTTPReply {
         let pathEnvironment = environment.flatMap { WebServicesEnvironment(rawValue: $0.rawValue) } ?? configuration.environment
         let path = WebServicesPath(container: container, environment: pathEnvironment, scope: scope, endpoint: endpoint)
         var headers: [(String, String)] = [("Content-Type", contentType), (WebServicesHeader.account, account)]
         if let device { headers.append((WebServicesHeader.device, device)) }
+        if let sharedOwner { headers.append((WebServicesHeader.sharedOwner, sharedOwner)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
         let reply: HTTPReply
         do {
@@ -74,7 +75,8 @@ public final class HTTPCloud: CloudService, Sendable {
               on connection: CurlSession? = nil) throws(CloudError) -> JSONValue {
         let reply = try send(endpoint, container: request.container, environment: request.environment, scope: request.scope,
                              account: try accountName(request.userRecordName),
-                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout, on: connection)
+                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout, on: connection,
+                             sharedOwner: request.scope == .shared ? request.sharedOwner : nil)
         return try Self.parse(reply)
     }
 
@@ -197,7 +199,8 @@ public final class HTTPCloud: CloudService, Sendable {
         for content in contents {
             let reply = try send(.assetsData, container: database.container, environment: database.environment, scope: database.scope,
                                  account: try accountName(database.userRecordName), device: database.deviceID, body: content,
-                                 contentType: "application/octet-stream")
+                                 contentType: "application/octet-stream",
+                                 sharedOwner: database.scope == .shared ? database.sharedOwner : nil)
             let json = try Self.parse(reply)
             guard let checksum = json["singleFile"]?["fileChecksum"]?.stringValue, let size = json["singleFile"]?["size"]?.int64Value else {
                 throw RecordsCodec.malformedReply("the upload reply has no singleFile")
@@ -211,7 +214,7 @@ public final class HTTPCloud: CloudService, Sendable {
         let query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
         return try send(.assetsDownload, container: database.container, environment: database.environment, scope: database.scope,
                         account: try accountName(database.userRecordName), device: database.deviceID, body: [], method: "GET",
-                        query: query).body
+                        query: query, sharedOwner: database.scope == .shared ? database.sharedOwner : nil).body
     }
 
     // MARK: Key-value store

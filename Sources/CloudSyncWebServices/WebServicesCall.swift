@@ -34,6 +34,9 @@ struct WebServicesCall {
     }
 
     func reply(to body: JSONValue) throws(CloudError) -> JSONValue {
+        // In the shared database, a body's zoneID names the owner of the shared zone.
+        let database = path.scope == .shared && database.sharedOwner == nil
+            ? database.owned(by: (try? JSONFields.zoneID(body))??.ownerRecordName ?? "") : database
         let owner = database.zoneOwner
         switch path.endpoint {
         case .recordsModify:
@@ -112,6 +115,8 @@ struct WebServicesCall {
             return .object([])
         case .schemaExport, .schemaImport, .schemaDeploy, .schemaReset:
             return try schemaReply(to: body)
+        case .sharesModify, .sharesParticipants, .sharesDelete, .sharesList, .sharesAccept, .sharesLeave, .sharesUser:
+            return try sharesReply(to: body, in: database)
         }
     }
 

@@ -133,7 +133,8 @@ public enum ZonesCodec {
 
     public static func encodeChangesReply(_ changes: DatabaseChanges) -> JSONValue {
         var zones: [JSONValue] = changes.deletedZones.map { zoneID, reason in
-            .object([("zoneID", RecordJSON.encode(zoneID: zoneID)), ("deleted", .bool(true)), ("purged", .bool(reason == .purged))])
+            .object([("zoneID", RecordJSON.encode(zoneID: zoneID)), ("deleted", .bool(true)), ("purged", .bool(reason == .purged)),
+                     ("unshared", .bool(reason == .unshared))])
         }
         zones += changes.changedZones.map { .object([("zoneID", RecordJSON.encode(zoneID: $0))]) }
         return .object([("zones", .array(zones)), ("syncToken", .string(changes.token.rawValue)),
@@ -146,7 +147,8 @@ public enum ZonesCodec {
         for entry in try JSONFields.array(json, "zones", required: true) ?? [] {
             guard let zoneID = try JSONFields.zoneID(entry) else { throw RecordsCodec.malformedReply("a zone has no zoneID") }
             if entry["deleted"]?.boolValue == true {
-                deleted.append((zoneID, entry["purged"]?.boolValue == true ? .purged : .deleted))
+                deleted.append((zoneID, entry["purged"]?.boolValue == true ? .purged
+                                    : entry["unshared"]?.boolValue == true ? .unshared : .deleted))
             } else {
                 changed.append(zoneID)
             }

@@ -10,6 +10,7 @@ import RecordCommand
 import SchemaCommand
 import ReplCommand
 import ServeCommand
+import ShareCommand
 import StoreCommand
 import SubscribeCommand
 import TourCommand
@@ -31,6 +32,7 @@ registry.register("fetch-changes") { FetchChangesCommand.spec }
 registry.register("store") { StoreCommand.spec }
 registry.register("kv") { KVCommand.spec }
 registry.register("subscribe") { SubscribeCommand.spec }
+registry.register("share") { ShareCommand.spec }
 registry.register("schema") { SchemaCommand.spec }
 registry.register("keys") { KeysCommand.spec }
 registry.register("message") { MessageCommand.spec }

@@ -26,6 +26,7 @@ public enum FetchChangesCommand {
             OptionSpec("limit", value: "N", help: "Records per page (default 2000)."),
             OptionSpec("database", value: "SCOPE", help: "private (default) or shared.",
                        completion: .values(["private", "shared"])),
+            SharedOwnerOption.option,
         ],
         examples: [Example("cloudsync --device phone fetch-changes", "Bring the phone's cache up to date."),
                    Example("cloudsync fetch-changes --json | jq .", "Changes as NDJSON.")],
@@ -48,7 +49,8 @@ public enum FetchChangesCommand {
         let session = try context.session()
         let store = try session.deviceStore()
         // Transient failures are retried with backoff, as `store sync` does.
-        let fetcher = ChangeFetcher(cloud: session.retryingCloud, store: store, request: session.request(scope), pageSize: pageSize)
+        let fetcher = ChangeFetcher(cloud: session.retryingCloud, store: store, request: try context.databaseRequest(arguments, session: session),
+                                   pageSize: pageSize)
         let output = context.output
         let summary = try fetcher.fetch(zones: zones.isEmpty ? nil : zones, reset: arguments.flag("reset")) { event in
             switch event {
@@ -70,7 +72,8 @@ public enum FetchChangesCommand {
                     output.ndjson(.object([("event", .string("zoneDeleted")), ("zoneID", RecordJSON.encode(zoneID: zoneID)),
                                            ("reason", .string(reason.rawValue)), ("droppedRecords", .int(Int64(dropped)))]))
                 } else {
-                    output.line("zone \(zoneID.zoneName) was \(reason == .purged ? "deleted by the user" : "deleted"); dropped \(dropped) cached records")
+                    let how = reason == .purged ? "deleted by the user" : reason == .unshared ? "unshared" : "deleted"
+                    output.line("zone \(zoneID.zoneName) was \(how); dropped \(dropped) cached records")
                 }
             case .zoneReset(let zoneID, let reason):
                 output.warning("zone \(zoneID.zoneName): \(reason); fetching it again from the start")

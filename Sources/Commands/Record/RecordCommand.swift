@@ -27,11 +27,11 @@ public enum RecordCommand {
 
     static let get = CommandSpec(
         name: "get", abstract: "Fetch records by name.",
-        options: [zoneOption, databaseOption, AssetFiles.option],
+        options: [zoneOption, databaseOption, SharedOwnerOption.option, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let session = try context.session()
-            let request = session.request(try context.databaseScope(arguments))
+            let request = try context.databaseRequest(arguments, session: session)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             let results = try session.cloud.fetchRecords(ids, in: request)
@@ -74,11 +74,11 @@ public enum RecordCommand {
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete records (records that reference them with DELETE_SELF go too).",
-        options: [zoneOption, databaseOption],
+        options: [zoneOption, databaseOption, SharedOwnerOption.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let session = try context.session()
-            let request = session.request(try context.databaseScope(arguments))
+            let request = try context.databaseRequest(arguments, session: session)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             guard ids.count <= CloudLimits.maxRecordsPerModify else {

@@ -19,7 +19,7 @@ enum RecordQueryCommand {
             OptionSpec("limit", value: "N", help: "Records per page (default 100)."),
             OptionSpec("continuation", value: "MARKER", help: "Continue after a previous page."),
             OptionSpec("all", help: "Follow continuation markers to the last page."),
-            RecordCommand.zoneOption, RecordCommand.databaseOption,
+            RecordCommand.zoneOption, RecordCommand.databaseOption, SharedOwnerOption.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
         examples: [Example("cloudsync record query Note --where 'title BEGINSWITH %@' --arg Hel", "Prefix match."),
@@ -39,7 +39,7 @@ enum RecordQueryCommand {
             limit = n
         }
         let session = try context.session()
-        let request = session.request(try context.databaseScope(arguments))
+        let request = try context.databaseRequest(arguments, session: session)
         var query = RecordQuery(recordType: type, predicate: predicate, sort: sort,
                                 zoneName: arguments.value("zone") ?? ZoneID.defaultZoneName, limit: limit,
                                 continuation: arguments.value("continuation"))

@@ -6,11 +6,11 @@ import CloudSyncDevice
 enum StoreRead {
     static let get = CommandSpec(
         name: "get", abstract: "Show records of the local store.",
-        options: [StoreCommand.zoneOption, AssetFiles.option],
+        options: [StoreCommand.zoneOption, AssetFiles.option, StoreDatabase.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
-            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
-            let store = try context.deviceStore()
+            let zone = try StoreDatabase.zone(context, arguments)
+            let store = try StoreDatabase.store(context, arguments)
             let container = StoreCommand.container(context)
             var found: [JSONValue] = []
             var missing: [String] = []
@@ -40,7 +40,7 @@ enum StoreRead {
                 context.output.json(.object([("records", .array(found))]))
             }
             if !missing.isEmpty {
-                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }
         })
 
@@ -52,6 +52,8 @@ enum StoreRead {
             OptionSpec("sort", value: "[-]FIELD,…", help: "Sort by fields; - for descending."),
             OptionSpec("limit", value: "N", help: "At most N records."),
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
+            StoreDatabase.option,
+            StoreCommand.ownerOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
         run: { context, arguments in
@@ -63,7 +65,7 @@ enum StoreRead {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let store = try context.deviceStore()
+            let store = try StoreDatabase.store(context, arguments)
             // Streamed: only the matches are held; without a sort, reading stops at the limit.
             var matches: [Record] = []
             // SQLite skips what the predicate's simple conditions rule out; the predicate decides.
