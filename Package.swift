@@ -138,7 +138,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests",
                     dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebServices",
-                                   "CloudSyncHTTPServer", "TestSupport"],
+                                   "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
         .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],

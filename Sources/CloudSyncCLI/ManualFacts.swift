@@ -47,6 +47,8 @@ public enum ManualFacts {
               text: "The embedded cloud, shared by every device on this machine."),
         Entry(term: "$CLOUDSYNC_HOME/devices/<account>/<device>.sqlite",
               text: "One device's cached records and change tokens (mode 0600, folders 0700)."),
+        Entry(term: "$CLOUDSYNC_HOME/devices/<account>/public/<device>.sqlite",
+              text: "One device's public store: the record types of the public database it mirrors (store sync --database public)."),
         Entry(term: "$XDG_CONFIG_HOME/cloudsync/config",
               text: "The config file: 'key = value' lines for account, device, container, cloud, home and token."),
         Entry(term: "$XDG_STATE_HOME/cloudsync/logins/",

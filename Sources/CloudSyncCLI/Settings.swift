@@ -119,8 +119,16 @@ public struct Settings: Sendable, Hashable {
     /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite` (`sqlite:<home>/…` for a
     /// relative home; `%` written as `%25`, since the URL's path is percent-decoded).
     public static func defaultCloudURL(home: String) -> String {
-        let path = (home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite")
-            .split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%25")
+        var path = home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite"
+        // Every start resolves this: a plain loop, not split/joined, whose generic types the
+        // runtime would instantiate first (measurable in `otp code`).
+        if path.utf8.contains(UInt8(ascii: "%")) {
+            var escaped = ""
+            for character in path.unicodeScalars {
+                if character == "%" { escaped += "%25" } else { escaped.unicodeScalars.append(character) }
+            }
+            path = escaped
+        }
         return (path.hasPrefix("/") ? "sqlite://" : "sqlite:") + path
     }
 

@@ -6,7 +6,7 @@ import CloudSyncDevice
 enum StoreRead {
     static let get = CommandSpec(
         name: "get", abstract: "Show records of the local store.",
-        options: [StoreCommand.zoneOption, AssetFiles.option, StoreCommand.ownerOption],
+        options: [StoreCommand.zoneOption, AssetFiles.option, StoreDatabase.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         examples: [
             Example("cloudsync store get milk", "Show the record milk of the local store."),
@@ -14,8 +14,8 @@ enum StoreRead {
         ],
         jsonOutput: StoreJSONOutput.get,
         run: { context, arguments in
-            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
-            let store = try StoreCommand.localStore(context, arguments)
+            let zone = try StoreDatabase.zone(context, arguments)
+            let store = try StoreDatabase.store(context, arguments)
             let container = StoreCommand.container(context)
             var found: [JSONValue] = []
             var missing: [String] = []
@@ -45,7 +45,7 @@ enum StoreRead {
                 context.output.json(.object([("records", .array(found))]))
             }
             if !missing.isEmpty {
-                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }
         })
 
@@ -57,6 +57,7 @@ enum StoreRead {
             OptionSpec("sort", value: "[-]FIELD,…", help: "Sort by fields; - for descending."),
             OptionSpec("limit", value: "N", help: "At most N records."),
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
+            StoreDatabase.option,
             StoreCommand.ownerOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
@@ -74,10 +75,12 @@ enum StoreRead {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let store = try StoreCommand.localStore(context, arguments)
+            let store = try StoreDatabase.store(context, arguments)
             // Streamed: only the matches are held; without a sort, reading stops at the limit.
             var matches: [Record] = []
-            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone")) {
+            // SQLite skips what the predicate's simple conditions rule out; the predicate decides.
+            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone"),
+                                         prefilter: LocalQueryPrefilter(predicate)) {
                 let record = StoreCommand.asRecord($0)
                 if predicate.evaluate(record) { matches.append(record) }
                 return !sort.isEmpty || matches.count < limit
