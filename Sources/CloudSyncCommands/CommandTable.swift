@@ -47,7 +47,7 @@ public enum CommandTable {
         registry.register("zone") { ZoneCommand.spec }
         registry.register("record") { RecordCommand.spec }
         registry.register("fetch-changes") { FetchChangesCommand.spec }
-        registry.register("store") { StoreCommand.spec }
+        registry.register("store") { StoreCommand.spec(syncRules: storeSyncRules()) }
         registry.register("kv") { KVCommand.spec }
         registry.register("subscribe") { SubscribeCommand.spec }
         registry.register("share") { ShareCommand.spec }

@@ -8,27 +8,31 @@ public enum StoreCommand {
     static let zoneOption = OptionSpec("zone", value: "ZONE", help: "Zone (default \(LocalStoreDefaults.zoneName)).",
                                        completion: .zoneName)
 
-    /// The command table entry.
-    public static let spec = CommandSpec(
-        name: "store",
-        abstract: "Work with this device's local store and sync it with the cloud.",
-        discussion: """
-            The local store is this device's own data. put, get, delete and query work offline and \
-            never touch the cloud; every change is recorded in persistent history and waits as \
-            pending until 'store sync' pushes it (in batches of up to 400, with the cached change \
-            tags) and pulls what other devices changed. Conflicts are resolved by the merge policy \
-            (store config merge-policy): fields (default; three-way merge per field, the newer \
-            change wins a field changed on both sides), server, client or newest. Every conflict \
-            is reported and kept in the conflict log.
-            """,
-        examples: [
-            Example("cloudsync store put Note n1 --field title=Hello", "Add a record locally."),
-            Example("cloudsync store sync", "Push pending changes, then pull."),
-            Example("cloudsync store config merge-policy server", "Let the cloud win conflicts."),
-        ],
-        subcommands: [StorePut.spec, StoreRead.get, StorePut.delete, StoreRead.query, StoreHistory.spec,
-                      StoreStatus.spec, StoreSync.spec, StoreConfig.spec, StoreStatus.conflicts,
-                      StoreTransfer.export, StoreTransfer.import, StoreRevert.spec])
+    /// The command table entry. `syncRules` are the rules of the other models that keep records
+    /// in the store's zone (OTP tokens); the composition root registers them, so this module
+    /// imports no model module.
+    public static func spec(syncRules: StoreSyncRules) -> CommandSpec {
+        CommandSpec(
+            name: "store",
+            abstract: "Work with this device's local store and sync it with the cloud.",
+            discussion: """
+                The local store is this device's own data. put, get, delete and query work offline and \
+                never touch the cloud; every change is recorded in persistent history and waits as \
+                pending until 'store sync' pushes it (in batches of up to 400, with the cached change \
+                tags) and pulls what other devices changed. Conflicts are resolved by the merge policy \
+                (store config merge-policy): fields (default; three-way merge per field, the newer \
+                change wins a field changed on both sides), server, client or newest. Every conflict \
+                is reported and kept in the conflict log.
+                """,
+            examples: [
+                Example("cloudsync store put Note n1 --field title=Hello", "Add a record locally."),
+                Example("cloudsync store sync", "Push pending changes, then pull."),
+                Example("cloudsync store config merge-policy server", "Let the cloud win conflicts."),
+            ],
+            subcommands: [StorePut.spec, StoreRead.get, StorePut.delete, StoreRead.query, StoreHistory.spec,
+                          StoreStatus.spec, StoreSync.spec(rules: syncRules), StoreConfig.spec, StoreStatus.conflicts,
+                          StoreTransfer.export, StoreTransfer.import, StoreRevert.spec])
+    }
 
     /// The container the store of this invocation works in.
     static func container(_ context: CommandContext) -> String { context.settings.container }
