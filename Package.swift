@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// cloudsync: CloudKit-style sync for Linux. See docs/ARCHITECTURE.md for the layering:
-/// executable -> Commands/* -> CloudSyncCLI / CloudSyncDevice -> CloudSyncCloud -> CloudSyncCore.
+/// executable -> CloudSyncCommands -> Commands/* -> CloudSyncSession -> CloudSyncCLI (the kit, Core only) /
+/// CloudSyncDevice -> CloudSyncCloud -> CloudSyncCore.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -57,46 +58,51 @@ let package = Package(
         .target(name: "CloudSyncWebServices",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto", "CloudSyncHTTPServer", "CCurl"],
                 swiftSettings: strict),
-        .target(name: "CloudSyncCLI",
-                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncCrypto", "CloudSyncWebServices"],
+        // The CLI kit, with no cloud knowledge: command table types, parser, settings resolution,
+        // help, output, exit codes, plugins, completion, REPL line handling.
+        .target(name: "CloudSyncCLI", dependencies: ["CloudSyncCore"], swiftSettings: strict),
+        // The session/sync layer over the kit: CloudSession, SyncVerb, CommandContext+Cloud/+PublicStore/+Sharing.
+        .target(name: "CloudSyncSession",
+                dependencies: ["CloudSyncCLI", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncCrypto",
+                               "CloudSyncWebServices"],
                 swiftSettings: strict),
 
         // One module per command family.
-        .target(name: "ZoneCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Zone",
+        .target(name: "ZoneCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Zone",
                 swiftSettings: strict),
-        .target(name: "RecordCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Record",
+        .target(name: "RecordCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Record",
                 swiftSettings: strict),
-        .target(name: "FetchChangesCommand", dependencies: ["CloudSyncCLI"],
+        .target(name: "FetchChangesCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"],
                 path: "Sources/Commands/FetchChanges", swiftSettings: strict),
-        .target(name: "TourCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Tour",
+        .target(name: "TourCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Tour",
                 swiftSettings: strict),
-        .target(name: "StoreCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Store",
+        .target(name: "StoreCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Store",
                 swiftSettings: strict),
-        .target(name: "KVCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/KV", swiftSettings: strict),
-        .target(name: "KeysCommand", dependencies: ["CloudSyncCLI", "CloudSyncCrypto"], path: "Sources/Commands/Keys", swiftSettings: strict),
-        .target(name: "MessageCommand", dependencies: ["CloudSyncCLI", "CloudSyncCrypto", "KeysCommand"], path: "Sources/Commands/Message",
+        .target(name: "KVCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/KV", swiftSettings: strict),
+        .target(name: "KeysCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCrypto"], path: "Sources/Commands/Keys", swiftSettings: strict),
+        .target(name: "MessageCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCrypto", "KeysCommand"], path: "Sources/Commands/Message",
                 swiftSettings: strict),
         .target(name: "CloudSyncOTP", dependencies: ["CloudSyncCore", "CloudSyncCrypto", "CloudSyncDevice"], swiftSettings: strict),
-        .target(name: "OTPCommand", dependencies: ["CloudSyncCLI", "CloudSyncOTP", "CQREncode"], path: "Sources/Commands/OTP",
+        .target(name: "OTPCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncOTP", "CQREncode"], path: "Sources/Commands/OTP",
                 swiftSettings: strict),
-        .target(name: "ReplCommand", dependencies: ["CloudSyncCLI", "CReadline"], path: "Sources/Commands/Repl",
+        .target(name: "ReplCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CReadline"], path: "Sources/Commands/Repl",
                 swiftSettings: strict),
-        .target(name: "CloudCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Cloud", swiftSettings: strict),
-        .target(name: "SubscribeCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Subscribe",
+        .target(name: "CloudCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Cloud", swiftSettings: strict),
+        .target(name: "SubscribeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Subscribe",
                 swiftSettings: strict),
-        .target(name: "SchemaCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Schema",
+        .target(name: "SchemaCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Schema",
                 swiftSettings: strict),
         // Zone sharing (issue 18).
-        .target(name: "ShareCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Share", swiftSettings: strict),
-        .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Whoami",
+        .target(name: "ShareCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Share", swiftSettings: strict),
+        .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Whoami",
                 swiftSettings: strict),
 
-        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncHTTPServer", "CloudSyncWebServices"],
+        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebServices"],
                 path: "Sources/Commands/Serve", swiftSettings: strict),
 
         // The composition root: every command family registered, and the backends.
         .target(name: "CloudSyncCommands",
-                dependencies: ["CloudSyncCLI", "CloudSyncDevice", "CloudSyncOTP", "CloudSyncPostgresCloud",
+                dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncDevice", "CloudSyncOTP", "CloudSyncPostgresCloud",
                                "ZoneCommand", "RecordCommand", "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                "MessageCommand", "OTPCommand",
                                "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",
@@ -146,7 +152,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncCLITests", dependencies: ["CloudSyncCLI", "TestSupport", "cloudsync"],
+        .testTarget(name: "CloudSyncCLITests", dependencies: ["CloudSyncCLI", "CloudSyncSession", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "ZoneCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "RecordCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
@@ -165,7 +171,7 @@ let package = Package(
         .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ShareCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "WhoamiCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
-        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "CloudSyncCommands", "ReplCommand", "TestSupport", "cloudsync"],
+        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCommands", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 
         // README.md's blocks, pasted in order into a fresh home, do what the README says.

@@ -4,8 +4,8 @@
 ///
 /// Live kinds are open: a command family declares its own (`CompletionKind.live(LiveCompletion(
 /// "otpName", provider: …))` in its module) with the closure that lists the values, and the
-/// CLI module does not change. The kinds the CLI itself serves from the cloud (`zoneName`,
-/// `recordType`, `recordName`, `kvKey`) are declared the same way below.
+/// CLI module does not change. The kinds served from the cloud (`zoneName`, `recordType`,
+/// `recordName`, `kvKey`) are declared the same way in CloudSyncSession.
 public enum CompletionKind: Sendable, Hashable {
     /// Nothing in particular (free text).
     case none
@@ -22,14 +22,6 @@ public enum CompletionKind: Sendable, Hashable {
         return nil
     }
 
-    /// The name of a record zone.
-    public static let zoneName = CompletionKind.live(LiveCompletion("zoneName", provider: CloudLiveValues.zoneNames))
-    /// A record type from the schema.
-    public static let recordType = CompletionKind.live(LiveCompletion("recordType", provider: CloudLiveValues.recordTypes))
-    /// The name of a record.
-    public static let recordName = CompletionKind.live(LiveCompletion("recordName", provider: CloudLiveValues.recordNames))
-    /// A key of the ubiquitous key-value store.
-    public static let kvKey = CompletionKind.live(LiveCompletion("kvKey", provider: CloudLiveValues.keyValueKeys))
 }
 
 /// A kind of live completion value: its name (what `LiveValueSource` and tests key it by) and

@@ -1,9 +1,9 @@
 import Glibc
 
 /// The few file-system reads and writes the CLI needs, on raw system calls.
-enum FileSystem {
+public enum FileSystem {
     /// The result of reading a whole file.
-    enum ReadResult {
+    public enum ReadResult: Sendable {
         case contents([UInt8])
         /// The file (or a folder on the way to it) does not exist.
         case missing
@@ -18,12 +18,12 @@ enum FileSystem {
 
     /// The most bytes `readFile` reads unless told otherwise (1 MiB): enough for any config,
     /// history or man page, and a bound for a file that never ends.
-    static let defaultReadLimit = 1 << 20
+    public static let defaultReadLimit = 1 << 20
 
     /// Reads the whole regular file at `path`, at most `limit` bytes. The file is opened without
     /// blocking (a FIFO with no writer does not hang) and refused unless it is a regular file
     /// after symbolic links; `/dev/null` reads as empty.
-    static func readFile(_ path: String, limit: Int = defaultReadLimit) -> ReadResult {
+    public static func readFile(_ path: String, limit: Int = defaultReadLimit) -> ReadResult {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
@@ -75,7 +75,7 @@ enum FileSystem {
     /// Writes every byte of `bytes` to `fd`, retrying on EINTR and short writes. Returns 0, or
     /// the errno that stopped it (EIO when the system gave none).
     @discardableResult
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -1,4 +1,3 @@
-import CloudSyncCloud
 import CloudSyncCore
 
 /// The global options as given on the command line, before resolution.
@@ -123,7 +122,7 @@ extension Settings {
         let pickedCloud = try pick(overrides.cloud, .cloud)
         let cloud = pickedCloud?.0 ?? defaultCloudURL(home: home)
         do throws(CloudError) {
-            _ = try CloudLocator(parsing: cloud)
+            try SettingChecks.check(.cloud, cloud)
         } catch {
             throw .usage("\(error.reason) (from \(pickedCloud?.1 ?? "the default under \(home)"))")
         }

@@ -1,5 +1,4 @@
-import CloudSyncCloud
-import CloudSyncDevice
+import CloudSyncCore
 
 /// The resolved global context of one invocation: which account, device and container it acts
 /// as, where the cloud and the local state are, and how to print. Built by `Settings.resolve`
@@ -109,11 +108,6 @@ public struct Settings: Sendable, Hashable {
     /// change tokens, local store and data key never mix the two environments' data.
     public var environmentHome: String {
         environment == .development ? home : home + (home.hasSuffix("/") ? "" : "/") + "production"
-    }
-
-    /// This device's store file for the environment.
-    public var deviceStorePath: String {
-        DeviceStore.defaultPath(home: environmentHome, account: account, device: device)
     }
 
     /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite` (`sqlite:<home>/…` for a

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Facts about the machine and the terminal.
-enum SystemInfo {
+public enum SystemInfo {
     /// True if the descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
@@ -46,7 +46,7 @@ enum SystemInfo {
     }
 
     /// The text of `strerror(code)`.
-    static func errorDescription(_ code: Int32) -> String {
+    public static func errorDescription(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import CloudCommand
 import CloudSyncPostgresCloud
 import FetchChangesCommand
@@ -25,10 +26,11 @@ public enum CommandTable {
     /// The version `cloudsync --version` prints.
     public static let version = "0.1.0"
 
-    /// Registers the backends with libraries of their own: libpq loads only when a postgres://
-    /// URL is opened.
+    /// Registers the backends with libraries of their own (libpq loads only when a postgres://
+    /// URL is opened) and the session layer's settings checks (the `--cloud` URL's forms).
     public static func registerBackends() {
         PostgresCloud.registerWithLocator()
+        SessionSettings.registerChecks()
     }
 
     /// Live completion values for the REPL and the shell scripts. Each live `CompletionKind`

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Testing
 
 /// The completion engine on a small table of its own.

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Testing
 
 /// A family declares a live completion kind in its own module, with the closure that lists its

@@ -24,6 +24,7 @@ public enum IdentityError: Error, Sendable, CustomStringConvertible {
 }
 
 import CloudSyncCLI
+import CloudSyncSession
 
 extension IdentityError {
     /// The error as the CLI reports it, with its exit code.

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 
 /// `cloudsync message`: end-to-end encrypted messages between accounts (seed 002).
 public enum MessageCommand {

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncCore
 
 /// How messages show: one summary line, or JSON.

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Glibc
 
 /// `otp code --clip`: copies a code with the first clipboard tool found on `$PATH` (wl-copy

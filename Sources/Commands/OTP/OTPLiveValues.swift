@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncDevice
 import CloudSyncOTP
 #if canImport(Glibc)

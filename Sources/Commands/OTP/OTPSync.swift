@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncOTP
 
 /// `otp sync [on|off]`: seed 000's toggle and sync, shared with `store sync` (one account-wide

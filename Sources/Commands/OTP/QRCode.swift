@@ -1,5 +1,6 @@
 import CQREncode
 import CloudSyncCLI
+import CloudSyncSession
 
 /// A QR code symbol: `size` × `size` modules, true for dark.
 struct QRMatrix: Equatable {

@@ -1,5 +1,6 @@
 import CQREncode
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncCore
 
 /// libqrencode, opened when the first QR code is drawn (`otp export --qr`, `otp add --qr`…)

@@ -1,5 +1,6 @@
 import CReadline
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncCore
 import Glibc
 

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Glibc
 
 /// The REPL's line editor on GNU readline, through its callback interface: the editor polls

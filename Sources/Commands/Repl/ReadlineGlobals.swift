@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Glibc
 
 /// The state GNU readline's C callbacks and the REPL's signal handlers reach, in one place.

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 
 /// `cloudsync repl`: the interactive prompt on the command table, or script mode when stdin is
 /// not a terminal (or a script file is given). A bare `cloudsync` runs it too.

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncCore
 
 /// The JSON shapes of the schema commands.

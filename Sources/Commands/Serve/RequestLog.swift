@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import CloudSyncDevice
 
 /// `--owner OWNER` on the local-store commands (issue 18): the local store of the zones OWNER

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 
 /// What the store commands print with --json (the man page's JSON OUTPUT section).
 enum StoreJSONOutput {

@@ -1,3 +1,4 @@
+import CloudSyncCLI
 import CloudSyncCore
 
 /// Human renderings of records and field values, shared by every command that prints records.

@@ -1,3 +1,4 @@
+import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 

@@ -1,3 +1,4 @@
+import CloudSyncCLI
 import CloudSyncCore
 import CloudSyncCrypto
 import Glibc

@@ -1,3 +1,4 @@
+import CloudSyncCLI
 import CloudSyncDevice
 
 extension Settings {
