@@ -42,7 +42,7 @@ public enum RecordCommand {
                 case .success(let record)?:
                     if let directory = arguments.value("asset-dir") {
                         let files = try AssetFiles.write(record.fields, to: directory) { reference in
-                            try session.cloud.fetchAsset(reference, in: request)
+                            try session.cloud.fetchAsset(reference, of: record.recordID, in: request)
                         }
                         for file in files { context.output.info("\(record.recordID.recordName).\(file.field): \(file.path)") }
                     }
