@@ -14,7 +14,7 @@ public enum SubscriptionsCodec {
             ("subscriptionType", .string(subscription.kind.typeName)),
         ]
         if let zoneName = subscription.zoneName {
-            pairs.append(("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: zoneName, ownerRecordName: owner))))
+            pairs.append(("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: zoneName, ownerRecordName: subscription.zoneOwner ?? owner))))
         }
         if let query = subscription.query {
             pairs.append(("query", QueryCodec.encode(recordType: query.recordType, predicate: query.predicate, sort: [])))
@@ -65,8 +65,12 @@ public enum SubscriptionsCodec {
             info.alertBody = try JSONFields.string(infoJSON, "alertBody")
             info.desiredKeys = try JSONFields.desiredKeys(infoJSON) ?? []
         }
+        // The zone's owner: meaningful in the shared database only (the service ignores it elsewhere).
+        let owner = zone?.ownerRecordName
+        let named = owner.flatMap { $0.isEmpty || $0 == ZoneID.currentUserOwner ? nil : $0 }
         return Subscription(subscriptionID: id, kind: kind, notificationInfo: info,
-                            creationDate: json["creationDate"]?.int64Value, modificationDate: json["modificationDate"]?.int64Value)
+                            creationDate: json["creationDate"]?.int64Value, modificationDate: json["modificationDate"]?.int64Value,
+                            zoneOwner: type == "database" ? nil : named)
     }
 
     public static func encodeList(_ subscriptions: [Subscription], owner: String) -> JSONValue {
