@@ -78,7 +78,7 @@ public enum RecordCommand {
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
         run: { context, arguments in
             let session = try context.session()
-            let request = try context.databaseRequest(arguments, session: session)
+            let request = try context.databaseRequest(arguments, session: session, writing: true)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             guard ids.count <= CloudLimits.maxRecordsPerModify else {
