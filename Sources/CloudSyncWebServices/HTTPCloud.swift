@@ -246,11 +246,13 @@ public final class HTTPCloud: CloudService, Sendable {
             if case .query(let query) = subscription.kind { try query.predicate.validateNesting() }
         }
         let body = SubscriptionsCodec.encodeModify(saves: subscriptions, deletes: [], owner: database.zoneOwner)
-        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database))
+        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database),
+                                                 sharedOwner: database.scope == .shared)
     }
 
     public func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
-        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database))
+        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database),
+                                          sharedOwner: database.scope == .shared)
     }
 
     public func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError) {

@@ -32,7 +32,9 @@ public enum SubscriptionsCodec {
         return .object(pairs)
     }
 
-    public static func decode(_ json: JSONValue) throws(CloudError) -> Subscription {
+    /// `sharedOwner`: in the shared database, where a zone is one owner's, the zone ID's owner
+    /// becomes `zoneOwner`; elsewhere the zone ID's owner is the caller's and is not kept.
+    public static func decode(_ json: JSONValue, sharedOwner: Bool = false) throws(CloudError) -> Subscription {
         _ = try JSONFields.object(json, "subscription")
         guard let id = try JSONFields.string(json, "subscriptionID", required: true) else { throw JSONFields.bad("no subscriptionID") }
         let type = try JSONFields.string(json, "subscriptionType") ?? (json["query"] == nil ? "zone" : "query")
@@ -70,18 +72,18 @@ public enum SubscriptionsCodec {
         let named = owner.flatMap { $0.isEmpty || $0 == ZoneID.currentUserOwner ? nil : $0 }
         return Subscription(subscriptionID: id, kind: kind, notificationInfo: info,
                             creationDate: json["creationDate"]?.int64Value, modificationDate: json["modificationDate"]?.int64Value,
-                            zoneOwner: type == "database" ? nil : named)
+                            zoneOwner: sharedOwner && type != "database" ? named : nil)
     }
 
     public static func encodeList(_ subscriptions: [Subscription], owner: String) -> JSONValue {
         .object([("subscriptions", .array(subscriptions.map { encode($0, owner: owner) }))])
     }
 
-    public static func decodeList(_ json: JSONValue) throws(CloudError) -> [Subscription] {
+    public static func decodeList(_ json: JSONValue, sharedOwner: Bool = false) throws(CloudError) -> [Subscription] {
         var out: [Subscription] = []
         for entry in try JSONFields.array(json, "subscriptions", required: true) ?? [] {
             if entry["serverErrorCode"] != nil { throw WebServicesError.decode(entry) }
-            out.append(try decode(entry))
+            out.append(try decode(entry, sharedOwner: sharedOwner))
         }
         return out
     }
@@ -122,7 +124,7 @@ public enum SubscriptionsCodec {
         return .object([("operations", .array(operations))])
     }
 
-    public static func decodeModify(_ json: JSONValue) throws(CloudError) -> (saves: [Subscription], deletes: [String]) {
+    public static func decodeModify(_ json: JSONValue, sharedOwner: Bool = false) throws(CloudError) -> (saves: [Subscription], deletes: [String]) {
         _ = try JSONFields.object(json, "the request")
         guard let items = try JSONFields.array(json, "operations", required: true) else { return ([], []) }
         try RecordsCodec.checkCount(items.count, "operations")
@@ -133,7 +135,7 @@ public enum SubscriptionsCodec {
             guard let type = try JSONFields.string(item, "operationType", required: true) else { continue }
             guard let body = item["subscription"] else { throw JSONFields.bad("operations[\(index)] has no subscription") }
             switch type {
-            case "create", "update": saves.append(try decode(body))
+            case "create", "update": saves.append(try decode(body, sharedOwner: sharedOwner))
             case "delete":
                 guard let id = try JSONFields.string(body, "subscriptionID", required: true) else { continue }
                 deletes.append(id)

@@ -70,7 +70,7 @@ struct WebServicesCall {
             let ids = try SubscriptionsCodec.decodeLookup(body)
             return SubscriptionsCodec.encodeLookupReply(ids, live: try service.fetchAllSubscriptions(in: database), owner: owner, uuid: uuid)
         case .subscriptionsModify:
-            let (saves, deletes) = try SubscriptionsCodec.decodeModify(body)
+            let (saves, deletes) = try SubscriptionsCodec.decodeModify(body, sharedOwner: path.scope == .shared)
             var out: [JSONValue] = []
             if !saves.isEmpty {
                 out += try service.saveSubscriptions(saves, in: database).map { SubscriptionsCodec.encode($0, owner: owner) }
