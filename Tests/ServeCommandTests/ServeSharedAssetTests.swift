@@ -27,6 +27,8 @@ struct ServeSharedAssetTests {
         let url = try #require(try a(["--json", "share", "create", "--zone", "Trips"]).json()["url"]?.stringValue)
         #expect(a(["share", "add", "--zone", "Trips", "bob"]).status == 0)
         #expect(b(["share", "accept", url]).status == 0)
+        let listed = try b(["--json", "share", "list"]).json()
+        let alicesName = try #require(listed["accepted"]?.arrayValue?.first?["owner"]?["userRecordName"]?.stringValue, "\(listed)")
 
         let out = homeB.file("assets")
         let got = b(["record", "get", "rome", "--database", "shared", "--zone", "Trips", "--owner", "alice", "--asset-dir", out])
@@ -35,13 +37,21 @@ struct ServeSharedAssetTests {
         // The unshared zone's record, and so its asset, stays out of reach (3, as for records).
         let secret = b(["record", "get", "day1", "--database", "shared", "--zone", "Diary", "--owner", "alice", "--asset-dir", out])
         #expect(secret.status == 3, "\(secret.stderr)")
-        // Nor by its checksum alone on the raw endpoint, as a participant of another of alice's zones.
-        let raw = ProcessSpawner.run("/usr/bin/curl", [
-            "-sS", "-w", "\n%{http_code}", "-H", "Authorization: Bearer " + bobToken, "-H", "X-CloudSync-Shared-Owner: alice",
-            fixture.url + "/database/1/iCloud.com.example.App/development/shared/assets/download?fileChecksum=\(diarySum)&size=10",
-        ], environment: ["PATH": "/usr/bin:/bin"])
-        #expect(raw.status == 0, "\(raw.stderr)")
-        #expect(!raw.stdout.contains("dear diary") && !raw.stdout.hasSuffix("\n200"), "\(raw.stdout)")
+        // On the raw endpoint: the shared record's asset, named with its record, comes back ...
+        func download(_ query: String) -> ProcessResult {
+            ProcessSpawner.run("/usr/bin/curl", [
+                "-sS", "-w", "\n%{http_code}", "-H", "Authorization: Bearer " + bobToken, "-H", "X-CloudSync-Shared-Owner: " + alicesName,
+                fixture.url + "/database/1/iCloud.com.example.App/development/shared/assets/download?" + query,
+            ], environment: ["PATH": "/usr/bin:/bin"])
+        }
+        let shown = download("fileChecksum=\(photoSum)&size=15&zoneName=Trips&recordName=rome")
+        #expect(shown.stdout == "a photo of Rome\n200", "\(shown.stdout) \(shown.stderr)")
+        // ... but not the unshared zone's asset by its checksum alone, nor through the shared record.
+        for query in ["fileChecksum=\(diarySum)&size=10", "fileChecksum=\(diarySum)&size=10&zoneName=Trips&recordName=rome"] {
+            let raw = download(query)
+            #expect(raw.status == 0, "\(raw.stderr)")
+            #expect(!raw.stdout.contains("dear diary") && !raw.stdout.hasSuffix("\n200"), "\(raw.stdout)")
+        }
         #expect(fixture.stop() == 0)
     }
 }
