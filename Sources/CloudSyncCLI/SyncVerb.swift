@@ -162,11 +162,13 @@ public struct SyncVerb {
     /// Prints a sync report as text or JSON. `turnedOn`: for `sync on`, whether this run
     /// switched the account's flag on (false: it was on already); JSON then carries
     /// `syncEnabled` and `syncTurnedOn`.
-    public static func print(_ report: SyncReport, _ context: CommandContext, turnedOn: Bool? = nil) {
+    /// `extra`: members appended to the JSON report (the public mirror's scan figures).
+    public static func print(_ report: SyncReport, _ context: CommandContext, turnedOn: Bool? = nil,
+                             extra: [(String, JSONValue)] = []) {
         let out = context.output
         if out.isJSON {
             let toggle: [(String, JSONValue)] = turnedOn.map { [("syncEnabled", .bool(true)), ("syncTurnedOn", .bool($0))] } ?? []
-            out.json(.object(toggle + [
+            out.json(.object(toggle + extra + [
                 ("saved", .int(Int64(report.savedRecords))), ("deleted", .int(Int64(report.deletedRecords))),
                 ("pulledChanges", .int(Int64(report.pulledChanges))), ("pulledDeletions", .int(Int64(report.pulledDeletions))),
                 ("conflicts", .array(report.conflicts.map { conflict in

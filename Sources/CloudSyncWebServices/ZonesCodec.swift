@@ -7,14 +7,7 @@ import CloudSyncCore
 /// (`FETCH_CHANGES`, `ATOMIC`) and `recordCount`. In change replies a deleted zone is
 /// `{zoneID, deleted: true, purged}`; deletions come before changes, as `DatabaseChanges` orders them.
 public enum ZonesCodec {
-    public static func encode(_ zone: ZoneInfo) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("zoneID", RecordJSON.encode(zoneID: zone.zoneID))]
-        if let token = zone.syncToken { pairs.append(("syncToken", .string(token.rawValue))) }
-        pairs.append(("atomic", .bool(zone.capabilities.contains(.atomic))))
-        pairs.append(("capabilities", .array(zone.capabilities.names.map { .string($0) })))
-        pairs.append(("recordCount", .int(Int64(zone.recordCount))))
-        return .object(pairs)
-    }
+    public static func encode(_ zone: ZoneInfo) -> JSONValue { ZoneJSON.encode(zone) }
 
     public static func decodeZone(_ json: JSONValue) throws(CloudError) -> ZoneInfo {
         guard let zoneJSON = json["zoneID"] else { throw RecordsCodec.malformedReply("a zone has no zoneID") }

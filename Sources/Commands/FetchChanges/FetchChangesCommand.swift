@@ -30,6 +30,7 @@ public enum FetchChangesCommand {
         ],
         examples: [Example("cloudsync --device phone fetch-changes", "Bring the phone's cache up to date."),
                    Example("cloudsync fetch-changes --json | jq .", "Changes as NDJSON.")],
+        jsonOutput: FetchChangesJSONOutput.fetchChanges,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -58,7 +59,8 @@ public enum FetchChangesCommand {
                 if output.isJSON {
                     output.ndjson(.object([("event", .string("changed")), ("record", RecordJSON.encode(record))]))
                 } else {
-                    output.line("changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) \(RecordFormatting.fieldSummary(record, maxWidth: 50))")
+                    let head: TerminalText = "changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) "
+                    output.line("\(head)\(output.fitted(RecordFormatting.fieldSummary(record), after: head.plain.count))")
                 }
             case .recordDeleted(let deletion):
                 if output.isJSON {
@@ -69,7 +71,8 @@ public enum FetchChangesCommand {
                 }
             case .zoneDeleted(let zoneID, let reason, let dropped):
                 if output.isJSON {
-                    output.ndjson(.object([("event", .string("zoneDeleted")), ("zoneID", RecordJSON.encode(zoneID: zoneID)),
+                    output.ndjson(.object([("event", .string("zoneDeleted")),
+                                           ("zone", ZoneJSON.encodeDeletion(zoneID, purged: reason == .purged)),
                                            ("reason", .string(reason.rawValue)), ("droppedRecords", .int(Int64(dropped)))]))
                 } else {
                     let how = reason == .purged ? "deleted by the user" : reason == .unshared ? "unshared" : "deleted"

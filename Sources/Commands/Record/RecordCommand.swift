@@ -29,6 +29,11 @@ public enum RecordCommand {
         name: "get", abstract: "Fetch records by name.",
         options: [zoneOption, databaseOption, SharedOwnerOption.option, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync record get n1 n2 --zone Notes", "Fetch two records of the zone Notes."),
+            Example("cloudsync record get photo1 --zone Photos --asset-dir photos --json", "Fetch a record as JSON and write its assets into photos/."),
+        ],
+        jsonOutput: RecordJSONOutput.get,
         run: { context, arguments in
             let session = try context.session()
             let request = try context.databaseRequest(arguments, session: session)
@@ -76,6 +81,10 @@ public enum RecordCommand {
         name: "delete", abstract: "Delete records (records that reference them with DELETE_SELF go too).",
         options: [zoneOption, databaseOption, SharedOwnerOption.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync record delete n1 --zone Notes", "Delete the record n1 of the zone Notes."),
+        ],
+        jsonOutput: RecordJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
             let request = try context.databaseRequest(arguments, session: session, writing: true)

@@ -25,6 +25,7 @@ enum RecordQueryCommand {
         examples: [Example("cloudsync record query Note --where 'title BEGINSWITH %@' --arg Hel", "Prefix match."),
                    Example("cloudsync record query Note --where 'tags CONTAINS %@' --arg work --sort -modificationDate",
                            "List contains.")],
+        jsonOutput: RecordJSONOutput.query,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -58,7 +59,7 @@ enum RecordQueryCommand {
         }
         context.output.table(["NAME", "TYPE", "CHANGE TAG", "FIELDS"], records.map {
             [$0.recordID.recordName, $0.recordType, $0.changeTag ?? "", RecordFormatting.fieldSummary($0)]
-        })
+        }, fitting: 3)
         if let continuation {
             context.output.info("more results: --continuation \(continuation)")
         }

@@ -32,6 +32,7 @@ enum RecordSave {
                            "Fields from JSON."),
                    Example("cloudsync record save Photo p1 --field image:ASSETID=@photo.jpg --field body=@notes.txt",
                            "Values from files: an asset is uploaded, a text file becomes a STRING.")],
+        jsonOutput: RecordJSONOutput.save,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

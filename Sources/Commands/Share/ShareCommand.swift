@@ -56,6 +56,10 @@ public enum ShareCommand {
                   OptionSpec("public-permission", value: "PERMISSION",
                              help: "What anyone with the URL may accept: none (default), read-only or read-write.",
                              completion: .values(["none"] + permissions))],
+        examples: [
+            Example("cloudsync share create --zone Trips --public-permission read-only", "Anyone holding the URL may read the zone."),
+        ],
+        jsonOutput: ShareJSONOutput.create,
         run: { context, arguments in
             let session = try context.session()
             let permission = try arguments.value("public-permission").map { try parsePermission($0, allowNone: true) }
@@ -74,6 +78,10 @@ public enum ShareCommand {
                   OptionSpec("permission", value: "PERMISSION", help: "read-only (default) or read-write.",
                              completion: .values(permissions))],
         arguments: [ArgumentSpec("account", help: "Account login.", repeating: true)],
+        examples: [
+            Example("cloudsync share add --zone Trips carol dave", "Invite two accounts, read-only."),
+        ],
+        jsonOutput: ShareJSONOutput.add,
         run: { context, arguments in
             let session = try context.session()
             let permission = try parsePermission(arguments.value("permission") ?? "read-only", allowNone: false)
@@ -86,6 +94,10 @@ public enum ShareCommand {
         name: "remove", abstract: "Remove participants: the zone leaves their shared database.",
         options: [zoneOption],
         arguments: [ArgumentSpec("account", help: "Account login.", repeating: true)],
+        examples: [
+            Example("cloudsync share remove --zone Trips bob", "Bob's shared database loses the zone."),
+        ],
+        jsonOutput: ShareJSONOutput.remove,
         run: { context, arguments in
             let session = try context.session()
             let share = try session.sharing().removeParticipants(arguments.arguments("account"), zoneName: try zone(arguments),
@@ -96,6 +108,10 @@ public enum ShareCommand {
     static let accept = CommandSpec(
         name: "accept", abstract: "Accept a share: its zone appears in your shared database.",
         arguments: [ArgumentSpec("url", help: "The share's URL (cloudsync://share/…).")],
+        examples: [
+            Example("cloudsync share accept \"$URL\"", "Accept the share whose URL the owner sent."),
+        ],
+        jsonOutput: ShareJSONOutput.accept,
         run: { context, arguments in
             let session = try context.session()
             guard let url = arguments.argument("url") else { throw CLIError.usage("the share's URL is required") }
@@ -111,6 +127,10 @@ public enum ShareCommand {
     static let leave = CommandSpec(
         name: "leave", abstract: "Leave a share you accepted.",
         options: [zoneOption, SharedOwnerOption.option],
+        examples: [
+            Example("cloudsync share leave --zone Trips --owner alice", "Give back alice's zone Trips."),
+        ],
+        jsonOutput: ShareJSONOutput.leave,
         run: { context, arguments in
             guard arguments.value("owner") != nil else { throw CLIError.usage("--owner is required: the account that shared the zone") }
             let session = try context.session()
@@ -126,6 +146,10 @@ public enum ShareCommand {
     static let delete = CommandSpec(
         name: "delete", abstract: "Stop sharing a zone: every participant loses it.",
         options: [zoneOption],
+        examples: [
+            Example("cloudsync share delete --zone Trips", "Stop sharing Trips with everyone."),
+        ],
+        jsonOutput: ShareJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
             try session.sharing().deleteShare(zoneName: try zone(arguments), in: session.request(.private))
@@ -139,6 +163,10 @@ public enum ShareCommand {
     static let list = CommandSpec(
         name: "list", abstract: "List the shares you own (with participants) and those you accepted.",
         options: [OptionSpec("zone", value: "ZONE", help: "Only this zone.", completion: .zoneName)],
+        examples: [
+            Example("cloudsync share list --json", "The shares you own and those you accepted, as JSON."),
+        ],
+        jsonOutput: ShareJSONOutput.list,
         run: { context, arguments in
             let session = try context.session()
             let zoneName = arguments.value("zone")

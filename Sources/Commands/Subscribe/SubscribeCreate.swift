@@ -42,6 +42,7 @@ enum SubscribeCreate {
                            "New public posts about Swift."),
                    Example("cloudsync subscribe create --query Order --where \"status == 'shipped'\" --once --desired-keys status,total",
                            "The first shipped order, then never again.")],
+        jsonOutput: SubscribeJSONOutput.create,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
