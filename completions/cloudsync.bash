@@ -40,7 +40,7 @@ __cloudsync_table() {
     'kv') subs='get set delete list sync' ;;
     'kv set') opts='--type --file' valopts='--type --file' ;;
     'subscribe') subs='create list delete listen init unregister' ;;
-    'subscribe create') opts='--database --zone --query --where --arg --fires-on --once --id --silent --alert --desired-keys' valopts='--database --zone --query --where --arg --fires-on --id --alert --desired-keys' ;;
+    'subscribe create') opts='--database --zone --query --where --arg --fires-on --once --id --silent --alert --desired-keys --owner' valopts='--database --zone --query --where --arg --fires-on --id --alert --desired-keys --owner' ;;
     'subscribe list') opts='--database' valopts='--database' ;;
     'subscribe delete') opts='--database' valopts='--database' ;;
     'subscribe listen') opts='--once --timeout --exec' valopts='--timeout --exec' ;;

@@ -85,7 +85,7 @@ function __cloudsync_value_options --argument-names path
         case 'kv set'
             printf '%s\n' '--type' '--file'
         case 'subscribe create'
-            printf '%s\n' '--database' '--zone' '--query' '--where' '--arg' '--fires-on' '--id' '--alert' '--desired-keys'
+            printf '%s\n' '--database' '--zone' '--query' '--where' '--arg' '--fires-on' '--id' '--alert' '--desired-keys' '--owner'
         case 'subscribe list'
             printf '%s\n' '--database'
         case 'subscribe delete'
@@ -457,6 +457,7 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l id -x -d 'The 
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l silent -d 'Silent notifications that only wake the listener (the default).'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l alert -x -d 'With --query: the alert text of each notification.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l desired-keys -x -d 'With --query: up to three fields carried by each notification.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 
 # cloudsync subscribe list
 complete -c cloudsync -n '__cloudsync_at \'subscribe list\'' -l database -x -a 'private shared public' -d 'Only this database (repeatable). One of: private, shared, public. Can be repeated.'

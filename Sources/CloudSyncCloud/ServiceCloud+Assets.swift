@@ -11,7 +11,7 @@ extension ServiceCloud {
         }
         if request.scope == .shared {
             let shared = try sharedRequest(request, owners: [])
-            try read { tx in try requireAnySharedZone(shared, writable: true, tx) }
+            try read { tx in try requireWritableSharedZone(shared, tx) }
             return try uploadAssets(contents, in: shared.ownerView)
         }
         let references = contents.map { AssetReference(checksum: SHA256.hex($0), size: Int64($0.count)) }
@@ -25,11 +25,11 @@ extension ServiceCloud {
         return references
     }
 
-    public func fetchAsset(_ reference: AssetReference, in request: DatabaseRequest) throws(CloudError) -> [UInt8] {
+    public func fetchAsset(_ reference: AssetReference, of record: RecordID?, in request: DatabaseRequest) throws(CloudError) -> [UInt8] {
         if request.scope == .shared {
-            let shared = try sharedRequest(request, owners: [])
-            try read { tx in try requireAnySharedZone(shared, writable: false, tx) }
-            return try fetchAsset(reference, in: shared.ownerView)
+            let shared = try sharedRequest(request, owners: record.map { [$0.zoneID.ownerRecordName] } ?? [])
+            try requireSharedAsset(reference, of: record, shared)
+            return try fetchAsset(reference, of: nil, in: shared.ownerView)
         }
         return try read { tx in
             guard let db = try findDatabase(request, tx),

@@ -84,17 +84,34 @@ extension ServiceCloud {
         }
     }
 
-    /// Assets belong to the owner's database: reading needs an accepted share of any zone of
-    /// the owner, uploading a read-write one.
-    func requireAnySharedZone(_ shared: DatabaseRequest, writable: Bool, _ tx: any CloudStorageTransaction) throws {
+    /// Assets are stored in the owner's database: uploading one needs a read-write share of some
+    /// zone of the owner (the save that references it is checked against its own zone).
+    func requireWritableSharedZone(_ shared: DatabaseRequest, _ tx: any CloudStorageTransaction) throws {
         if let db = try ownerDatabase(shared, tx) {
-            for share in try tx.shares(dbID: db.id) {
-                guard let permission = try sharedPermission(shared, zoneName: share.zoneName, tx) else { continue }
-                if !writable || permission == .readWrite { return }
+            for share in try tx.shares(dbID: db.id) where try sharedPermission(shared, zoneName: share.zoneName, tx) == .readWrite {
+                return
             }
         }
-        if writable { throw CloudError(.permissionFailure, "no zone of this owner is shared with you read-write") }
-        throw CloudError(.assetFileNotFound, "no zone of this owner is shared with you")
+        throw CloudError(.permissionFailure, "no zone of this owner is shared with you read-write")
+    }
+
+    /// Reading an asset through the shared database: it must be referenced by `record`, read
+    /// with the rules of records (so the record's zone must be shared with the caller: others
+    /// get `zoneNotFound`, 3, as for the record itself). An asset of another zone of the owner,
+    /// shared or not, is never reached through a record it is not in.
+    func requireSharedAsset(_ reference: AssetReference, of record: RecordID?, _ shared: DatabaseRequest) throws(CloudError) {
+        guard let record else {
+            throw CloudError(.invalidArguments,
+                             "an asset of the shared database is read with the record it belongs to (its zone and record name)")
+        }
+        let found = try fetchRecords([record], in: shared).values.first
+        guard let found else { throw notSharedError(record.zoneID.zoneName, recordID: record) }
+        let owner = try found.get()
+        guard owner.fields.values.contains(where: { $0.references(asset: reference.checksum) }) else {
+            throw CloudError(.assetFileNotFound,
+                             "asset \(reference.checksum.prefix(12))… is not in record '\(record.recordName)' of shared zone '\(record.zoneID.zoneName)'",
+                             recordID: record)
+        }
     }
 
     // MARK: The participants' shared databases
@@ -199,6 +216,17 @@ extension ServiceCloud {
             let newToken = ServerChangeToken(rawValue: ChangeTokenCodec.encode(
                 TokenPayload(kind: .database, epoch: epoch, scopeID: db.id, sequence: newSeq)))
             return DatabaseChanges(changedZones: changed, deletedZones: deleted, token: newToken, moreComing: moreComing)
+        }
+    }
+}
+
+extension FieldValue {
+    /// True when this value is (or lists) the asset with this checksum.
+    func references(asset checksum: String) -> Bool {
+        switch self {
+        case .asset(let reference): reference.checksum == checksum
+        case .list(_, let items): items.contains { $0.references(asset: checksum) }
+        default: false
         }
     }
 }

@@ -259,7 +259,25 @@ extension ServiceCloud: SharingService {
         }
     }
 
-    public func userRecordName(ofAccount name: String) throws(CloudError) -> String? {
-        try read { tx in try tx.userRecordName(ofAccount: name) }
+    public func userRecordName(ofAccount name: String, in request: DatabaseRequest) throws(CloudError) -> String? {
+        try read { tx in
+            guard let found = try tx.userRecordName(ofAccount: name) else { return nil }
+            if found == request.userRecordName { return found }
+            let related = try sharesWith(found, of: request.userRecordName, request: request, tx)
+                || sharesWith(request.userRecordName, of: found, request: request, tx)
+            return related ? found : nil
+        }
+    }
+
+    /// True when `owner` has a share (in the request's container) listing `participant`,
+    /// invited or accepted.
+    func sharesWith(_ participant: String, of owner: String, request: DatabaseRequest,
+                    _ tx: any CloudStorageTransaction) throws -> Bool {
+        guard let db = try tx.findDatabase(container: request.storageContainer, scope: .private, owner: owner) else { return false }
+        for share in try tx.shares(dbID: db.id)
+        where try tx.shareParticipants(zoneName: share.zoneName, dbID: db.id).contains(where: { $0.userRecordName == participant }) {
+            return true
+        }
+        return false
     }
 }

@@ -30,7 +30,11 @@ public protocol SharingService: AnyObject, Sendable {
     func leaveShare(zoneName: String, in request: DatabaseRequest) throws(CloudError)
     /// The shares the caller accepted (`zoneName` nil: all of them).
     func acceptedShares(zoneName: String?, in request: DatabaseRequest) throws(CloudError) -> [Share]
-    /// The userRecordName of an existing account, or nil (nothing is created): how a
-    /// participant names an owner by login.
-    func userRecordName(ofAccount name: String) throws(CloudError) -> String?
+    /// The userRecordName of account `name` as the caller of `request` may learn it: how a
+    /// participant names an owner by login, and an owner a participant. Nothing is created. As
+    /// CloudKit's user discovery is opt-in, an account is named only to the accounts it has a
+    /// share with (either way, invited or accepted, in the request's container) and to itself;
+    /// to anyone else it is nil, exactly as an account that does not exist, so the answer never
+    /// tells whether a login exists.
+    func userRecordName(ofAccount name: String, in request: DatabaseRequest) throws(CloudError) -> String?
 }

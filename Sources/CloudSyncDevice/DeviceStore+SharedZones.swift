@@ -28,8 +28,8 @@ extension DeviceStore {
     @discardableResult
     public func dropUnsharedZone(container: String, zone: String, device: String, now: Int64) throws -> Int {
         let records = try localRecords(container: container, zone: zone)
-        guard !records.isEmpty else { return 0 }
         try connection.run("DELETE FROM pending WHERE container=? AND zone_name=?", container, zone)
+        guard !records.isEmpty else { return 0 }
         try connection.run("DELETE FROM local_records WHERE container=? AND zone_name=?", container, zone)
         let changes = records.map { HistoryChange(zoneName: zone, recordName: $0.name, recordType: $0.type, kind: .delete, changedKeys: []) }
         _ = try recordHistory(container: container, changes: changes, device: device, author: LocalStoreDefaults.syncAuthor,
@@ -40,5 +40,25 @@ extension DeviceStore {
     func localRecords(container: String, zone: String) throws -> [(name: String, type: String)] {
         try connection.query("SELECT record_name, record_type FROM local_records WHERE container=? AND zone_name=?",
                              [container, zone]) { ($0.string(0), $0.string(1)) }
+    }
+
+    /// The zones this file holds anything of: local records or pending changes (a pending
+    /// deletion has no local record left).
+    public func heldZoneNames(container: String) throws(CloudError) -> [String] {
+        try guarded {
+            try connection.query("""
+                SELECT zone_name FROM local_records WHERE container=? UNION SELECT zone_name FROM pending WHERE container=?
+                ORDER BY 1
+                """, [container, container]) { $0.string(0) }
+        }
+    }
+
+    /// The pending changes of one zone.
+    public func pendingCount(container: String, zone: String) throws(CloudError) -> Int {
+        try guarded {
+            try connection.query("SELECT COUNT(*) FROM pending WHERE container=? AND zone_name=?", [container, zone]) {
+                Int($0.int64(0))
+            }.first ?? 0
+        }
     }
 }

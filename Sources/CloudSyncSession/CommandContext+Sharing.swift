@@ -19,28 +19,33 @@ extension CloudSession {
         return service
     }
 
-    /// The userRecordName of an owner given as a login or a userRecordName; an unknown login is
-    /// not found (3).
-    public func userRecordName(ofOwner owner: String) throws -> String {
+    /// The userRecordName of an owner given as a login or a userRecordName; a login that shares
+    /// nothing with this account (or does not exist: the cloud does not say which) is not found
+    /// (3), or for a write (`writing`) permission denied (77), as the zone of a non-participant.
+    public func userRecordName(ofOwner owner: String, writing: Bool = false) throws -> String {
         let bytes = Array(owner.utf8)
         if bytes.count == 33, bytes[0] == UInt8(ascii: "_"), owner.dropFirst().allSatisfy(\.isHexDigit) { return owner }
-        guard let name = try sharing().userRecordName(ofAccount: owner) else {
-            throw CloudError(.unknownItem, "there is no account \(NameRules.quoted(owner))")
+        guard let name = try sharing().userRecordName(ofAccount: owner, in: request(.shared)) else {
+            if writing {
+                throw CloudError(.permissionFailure, "no account \(NameRules.quoted(owner)) shares a zone with you; you cannot write to it")
+            }
+            throw CloudError(.unknownItem, "no account \(NameRules.quoted(owner)) shares a zone with you")
         }
         return name
     }
 }
 
 extension CommandContext {
-    /// The request of `--database` (default `scope`) and, in the shared database, `--owner`.
+    /// The request of `--database` (default `scope`) and, in the shared database, `--owner`
+    /// (`writing`: for a command that writes, an owner who shares nothing with you is 77).
     public func databaseRequest(_ arguments: ParsedArguments, session: CloudSession,
-                                default scope: DatabaseScope = .private) throws -> DatabaseRequest {
+                                default scope: DatabaseScope = .private, writing: Bool = false) throws -> DatabaseRequest {
         let scope = try databaseScope(arguments, default: scope)
         let request = session.request(scope)
         guard let owner = arguments.value("owner") else { return request }
         guard scope == .shared else {
             throw CLIError.usage("--owner names who shared a zone in the shared database; add --database shared")
         }
-        return request.owned(by: try session.userRecordName(ofOwner: owner))
+        return request.owned(by: try session.userRecordName(ofOwner: owner, writing: writing))
     }
 }

@@ -43,6 +43,10 @@ extension SyncVerb {
             let shared = try SyncVerb.sharedStore(context, owner: login)
             let zones = try sharing.acceptedShares(zoneName: nil, in: session.request(.shared))
                 .filter { $0.zoneID.ownerRecordName == owner }.map(\.zoneID.zoneName)
+            // A zone unshared since the last sync: dropped now, before a push to it is refused.
+            for zone in try shared.heldZoneNames(container: container) where !zones.contains(zone) {
+                try dropUnshared(zone, owner: login, store: shared, context, session: session)
+            }
             // The zones exist (they are the owner's): the synchronizer must not try to make them.
             try shared.setZoneList(zones, container: container, DeviceStore.zonesCreatedKey)
             // An owner who stopped sharing: pull only, which drops the zones (a push would be refused).
@@ -51,7 +55,15 @@ extension SyncVerb {
             let synchronizer = Synchronizer(cloud: session.retryingCloud, store: shared,
                                             request: session.request(.shared).owned(by: owner),
                                             adapter: makeAdapter(forceData), options: ownerOptions)
-            let report = try synchronizer.sync()
+            var report = try synchronizer.sync()
+            // Unshared during this sync: the push was refused (77) and the pull dropped the zone.
+            let held = Set(try shared.heldZoneNames(container: container))
+            for (id, error) in report.failures where error.code == .permissionFailure && !held.contains(id.zoneID.zoneName) {
+                report.failures[id] = nil
+                context.output.warning("""
+                    zone \(id.zoneID.zoneName) of \(login) is no longer shared with you: your change to \(id.recordName) was dropped
+                    """)
+            }
             total.savedRecords += report.savedRecords
             total.deletedRecords += report.deletedRecords
             total.pulledChanges += report.pulledChanges
@@ -64,5 +76,21 @@ extension SyncVerb {
         let remembered = current.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n")
         try store.setSyncState(container: container, SyncVerb.sharedOwnersKey, remembered)
         return total
+    }
+
+    /// Drops a zone `owner` no longer shares with this account from the owner's device file, and
+    /// says what was lost (its records are the owner's; unpushed changes cannot be pushed any more).
+    func dropUnshared(_ zone: String, owner: String, store: DeviceStore, _ context: CommandContext,
+                      session: CloudSession) throws {
+        let container = context.settings.container
+        let unpushed = try store.pendingCount(container: container, zone: zone)
+        let dropped = try store.transaction {
+            try store.dropUnsharedZone(container: container, zone: zone, device: session.request(.shared).deviceID,
+                                       now: systemClock())
+        }
+        let lost = unpushed == 0 ? "" : ", \(unpushed) unpushed change\(unpushed == 1 ? "" : "s") lost"
+        context.output.warning("""
+            zone \(zone) of \(owner) is no longer shared with you: dropped \(dropped) local record\(dropped == 1 ? "" : "s")\(.text(lost))
+            """)
     }
 }

@@ -70,12 +70,8 @@ extension HTTPCloud: SharingService {
         return try decodeShares(try shareCall(.sharesList, body, in: database, scope: .shared))
     }
 
-    public func userRecordName(ofAccount name: String) throws(CloudError) -> String? {
-        guard let account = accounts.withLock({ $0.values.sorted().first }) else {
-            throw CloudError(.notAuthenticated, "no account has signed in through this client")
-        }
-        let reply = try send(.sharesUser, container: configuration.defaultContainer, scope: .private, account: account, device: nil,
-                             body: Array(JSONValue.object([("accountName", .string(name))]).serialized().utf8))
-        return try Self.parse(reply)["userRecordName"]?.stringValue
+    public func userRecordName(ofAccount name: String, in request: DatabaseRequest) throws(CloudError) -> String? {
+        let reply = try shareCall(.sharesUser, .object([("accountName", .string(name))]), in: request, scope: .private)
+        return reply["userRecordName"]?.stringValue
     }
 }

@@ -210,8 +210,11 @@ public final class HTTPCloud: CloudService, Sendable {
         return out
     }
 
-    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        let query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
+    public func fetchAsset(_ reference: AssetReference, of record: RecordID?, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        var query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
+        if database.scope == .shared, let record {
+            query += "&zoneName=\(PercentEncoding.query(record.zoneID.zoneName))&recordName=\(PercentEncoding.query(record.recordName))"
+        }
         return try send(.assetsDownload, container: database.container, environment: database.environment, scope: database.scope,
                         account: try accountName(database.userRecordName), device: database.deviceID, body: [], method: "GET",
                         query: query, sharedOwner: database.scope == .shared ? database.sharedOwner : nil).body
@@ -243,11 +246,13 @@ public final class HTTPCloud: CloudService, Sendable {
             if case .query(let query) = subscription.kind { try query.predicate.validateNesting() }
         }
         let body = SubscriptionsCodec.encodeModify(saves: subscriptions, deletes: [], owner: database.zoneOwner)
-        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database))
+        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database),
+                                                 sharedOwner: database.scope == .shared)
     }
 
     public func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
-        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database))
+        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database),
+                                          sharedOwner: database.scope == .shared)
     }
 
     public func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError) {

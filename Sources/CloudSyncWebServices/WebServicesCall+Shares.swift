@@ -45,7 +45,7 @@ extension WebServicesCall {
             return .object([("left", .bool(true))])
         default:
             let name = try JSONFields.string(body, "accountName", required: true) ?? ""
-            return .object([("userRecordName", try sharing.userRecordName(ofAccount: name).map(JSONValue.string) ?? .null)])
+            return .object([("userRecordName", try sharing.userRecordName(ofAccount: name, in: database).map(JSONValue.string) ?? .null)])
         }
     }
 

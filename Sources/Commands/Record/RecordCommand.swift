@@ -48,7 +48,7 @@ public enum RecordCommand {
                 case .success(let record)?:
                     if let directory = arguments.value("asset-dir") {
                         let files = try AssetFiles.write(record.fields, to: directory) { reference in
-                            try session.cloud.fetchAsset(reference, in: request)
+                            try session.cloud.fetchAsset(reference, of: record.recordID, in: request)
                         }
                         for file in files { context.output.info("\(record.recordID.recordName).\(file.field): \(file.path)") }
                     }
@@ -88,7 +88,7 @@ public enum RecordCommand {
         jsonOutput: RecordJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
-            let request = try context.databaseRequest(arguments, session: session)
+            let request = try context.databaseRequest(arguments, session: session, writing: true)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             guard ids.count <= CloudLimits.maxRecordsPerModify else {

@@ -25,7 +25,15 @@ public enum ShareCommand {
             the zone's records (they stay the owner's data) but not the share. Removing a \
             participant, their leaving, or deleting the share or the zone takes the zone out of \
             their shared database: their next fetch-changes --database shared reports it \
-            deleted with reason unshared and drops its cached records. --json prints a share as \
+            deleted with reason unshared and drops its cached records (a store sync drops the \
+            zone from the owner's local store, unpushed changes too, and warns). --owner takes a \
+            login only between accounts that have a share (invited or accepted): to anyone else a \
+            login is unknown (3, or 77 for a write) whether or not it exists, as user discovery \
+            in CloudKit is opt-in. Encrypted fields (store put --encrypt) are not supported in \
+            shared zones: they are sealed with the owner's data key, which is not shared, so a \
+            participant's store get or store query of a record holding one fails with exit 77 and \
+            one line saying so (record get shows the ENCRYPTED_BYTES as stored); their edits of \
+            the record's other fields keep the owner's ciphertext intact. --json prints a share as \
             {shareID, zoneID: {zoneName, ownerRecordName}, owner: {userRecordName, accountName}, \
             title, publicPermission, url, participants: [{userRecordName, accountName, \
             permission, acceptanceStatus}], created, modified} (create, add, remove, accept), \

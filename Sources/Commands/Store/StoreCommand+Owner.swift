@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncCore
 import CloudSyncSession
 import CloudSyncDevice
 
@@ -15,5 +16,19 @@ extension StoreCommand {
             throw CLIError.usage("--owner names another account whose shared zones this device syncs")
         }
         return try SyncVerb.sharedStore(context, owner: owner)
+    }
+
+    /// Encrypted fields are not supported in shared zones: they are sealed with the owner's data
+    /// key, which is not shared with participants. A record of `--owner`'s store holding one is
+    /// refused with one line (77) rather than shown as ciphertext.
+    static func requireReadable(_ fields: [String: FieldValue], record: String, _ arguments: ParsedArguments) throws {
+        guard let owner = arguments.value("owner") else { return }
+        for name in fields.keys.sorted() {
+            guard case .encryptedBytes = fields[name] else { continue }
+            throw CloudError(.permissionFailure, """
+                field '\(name)' of '\(record)' is encrypted with \(owner)'s data key, which is not shared with participants \
+                (encrypted fields are not supported in shared zones)
+                """)
+        }
     }
 }

@@ -25,6 +25,7 @@ enum StoreRead {
                     missing.append(name)
                     continue
                 }
+                try StoreCommand.requireReadable(record.fields, record: name, arguments)
                 let pending = try store.isPending(container: container, zone: zone, name: name)
                 if let directory = arguments.value("asset-dir") {
                     // The local store keeps asset contents as BYTES (sync turns them into assets).
@@ -87,6 +88,7 @@ enum StoreRead {
                 return !sort.isEmpty || matches.count < limit
             }
             let sorted = Array(sort.apply(to: matches).prefix(limit))
+            for record in sorted { try StoreCommand.requireReadable(record.fields, record: record.recordID.recordName, arguments) }
             if context.output.isJSON {
                 let container = StoreCommand.container(context)
                 var records: [JSONValue] = []
