@@ -71,6 +71,11 @@ public protocol CloudStorageTransaction {
 
     // MARK: Records
 
+    /// Announces the records of a zone that this write transaction is about to load and write
+    /// (one modify call's), so that a storage whose every statement is a network round trip
+    /// may read them in one go and send their writes as one batch. A hint: a storage that
+    /// ignores it (the default, SQLite's) stays correct.
+    func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws
     /// A record row (live or tombstone) of a zone.
     func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord?
     /// Writes a record row. `ifAbsent`: only when no row of that name (live or tombstone)
@@ -186,4 +191,9 @@ public protocol CloudStorageTransaction {
     func deleteCredential(id: String) throws -> Bool
     /// Records when a credential last authenticated a request.
     func setCredentialLastUsed(id: String, at time: Int64) throws
+}
+
+extension CloudStorageTransaction {
+    /// Does nothing: loads and writes go to the store one by one.
+    public func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws {}
 }

@@ -64,6 +64,8 @@ extension ServiceCloud {
         let stamp = ChangeStamp(timestamp: now, userRecordName: request.userRecordName, deviceID: request.deviceID)
         do {
             try tx.nested {
+                try tx.prepareRecords(saves.map(\.recordID.recordName) + deletes.map(\.recordName), zone: zone,
+                                      dbID: dbID, zoneID: request.zoneID(zone.name))
                 for record in saves {
                     do {
                         let saved = try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp,

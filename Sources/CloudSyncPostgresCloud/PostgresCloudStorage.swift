@@ -85,7 +85,10 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         try guarded { connection in
             try connection.transaction(.readCommitted) { connection in
-                try body(PostgresCloudTransaction(storage: self, connection: connection, writing: true))
+                let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
+                let value = try body(transaction)
+                try transaction.flush()
+                return value
             }
         }
     }

@@ -12,26 +12,38 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     /// A write transaction: lookups that take the write lock read `FOR UPDATE`.
     let writing: Bool
     let savepoints = SavepointCounter()
+    /// Rows read ahead and writes held back (write transactions only).
+    let batch = PostgresRecordBatch()
 
     final class SavepointCounter {
         var next = 0
     }
 
-    /// Runs one prepared statement.
+    /// Runs one prepared statement, after the writes held back (so it sees them).
     @discardableResult
     func run(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresRows {
-        try connection.queryPrepared(sql, parameters)
+        if !batch.isEmpty { try batch.flush(connection) }
+        return try connection.queryPrepared(sql, parameters)
+    }
+
+    /// Sends the writes held back; the storage calls it before commit.
+    func flush() throws {
+        if !batch.isEmpty { try batch.flush(connection) }
     }
 
     func nested<T>(_ body: () throws -> T) throws -> T {
         savepoints.next += 1
         let name = "cloudsync_sp\(savepoints.next)"
+        try flush()
         try connection.execute("SAVEPOINT \(name)")
         do {
             let value = try body()
+            try flush()
             try connection.execute("RELEASE SAVEPOINT \(name)")
             return value
         } catch {
+            // What the savepoint undoes: the queue and the rows read ahead inside it.
+            batch.discard()
             try connection.execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
             throw error
         }
@@ -117,6 +129,8 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     }
 
     func deleteZone(_ zone: ZoneRow, dbID: Int64, purge: Bool, dbSeq: Int64) throws {
+        try flush()
+        batch.known.removeAll()
         try run("DELETE FROM records WHERE db_id=$1 AND zone_id=$2", [.int64(dbID), .int64(zone.id)])
         try run("DELETE FROM refs WHERE db_id=$1 AND zone_id=$2", [.int64(dbID), .int64(zone.id)])
         try run("UPDATE zones SET deleted=$1, db_seq=$2, record_count=0 WHERE db_id=$3 AND zone_id=$4",

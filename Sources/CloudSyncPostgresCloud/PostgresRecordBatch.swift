@@ -1,0 +1,128 @@
+import CloudSyncCloud
+import CloudSyncCore
+import CloudSyncPostgres
+
+/// The record rows one write transaction read ahead and the record and reference writes it holds
+/// back, so that a modify call of N records costs a few round trips instead of N or more.
+///
+/// `prepareRecords` reads every named row of the call in one statement; `loadRecord` then
+/// answers from it, and a blind insert (`ifAbsent`) of a name known absent, or any replacing
+/// write, is queued instead of sent. The queue goes out as one `INSERT … SELECT FROM unnest(…)`
+/// (and one for the DELETE_SELF edges) before the transaction's next other statement, before a
+/// savepoint ends and before commit, so every statement sees the writes made before it, in
+/// order. That it is safe: the writer holds its database's row lock (`findDatabase … FOR
+/// UPDATE`) from its first statement, so no other transaction changes these rows meanwhile, and
+/// the counters are still taken under that lock after the rows are written: commits stay in
+/// counter order.
+final class PostgresRecordBatch {
+    struct Key: Hashable {
+        var dbID: Int64
+        var zoneID: Int64
+        var name: String
+    }
+
+    struct PendingRecord {
+        var dbID: Int64
+        var zoneID: Int64
+        var row: RecordWrite
+    }
+
+    struct PendingReference: Hashable {
+        var dbID: Int64
+        var zoneID: Int64
+        var source: String
+        var target: String
+    }
+
+    /// Rows read ahead and not written since: `.some(nil)` is known absent.
+    var known: [Key: StoredRecord?] = [:]
+    /// Record writes not sent yet, at most one per name.
+    var pending: [PendingRecord] = []
+    var pendingNames: Set<Key> = []
+    /// DELETE_SELF edges not inserted yet.
+    var pendingReferences: [PendingReference] = []
+
+    var isEmpty: Bool { pending.isEmpty && pendingReferences.isEmpty }
+
+    /// Forgets the queue and what was read ahead (a savepoint rolled back).
+    func discard() {
+        known.removeAll()
+        pending.removeAll()
+        pendingNames.removeAll()
+        pendingReferences.removeAll()
+    }
+
+    /// Sends the queued writes, one statement for the records and one for the edges.
+    func flush(_ connection: PostgresConnection) throws {
+        if !pending.isEmpty {
+            let records = pending
+            pending.removeAll()
+            pendingNames.removeAll()
+            for group in Dictionary(grouping: records, by: { [$0.dbID, $0.zoneID] }).values {
+                try insertRecords(group, connection)
+            }
+        }
+        if !pendingReferences.isEmpty {
+            let references = pendingReferences
+            pendingReferences.removeAll()
+            for group in Dictionary(grouping: references, by: { [$0.dbID, $0.zoneID] }).values {
+                try connection.queryPrepared("""
+                    INSERT INTO refs(db_id, zone_id, target, source)
+                    SELECT $1, $2, u.target, u.source FROM unnest($3::text[], $4::text[]) AS u(target, source)
+                    ON CONFLICT DO NOTHING
+                    """, [.int64(group[0].dbID), .int64(group[0].zoneID), .text(Self.textArray(group.map(\.target))),
+                          .text(Self.textArray(group.map(\.source)))])
+            }
+        }
+    }
+
+    /// One statement for rows of one zone. A queued blind insert was known absent under the
+    /// database's lock, so replacing on conflict is the same as inserting; every row must land.
+    private func insertRecords(_ group: [PendingRecord], _ connection: PostgresConnection) throws {
+        let rows = group.map(\.row)
+        let result = try connection.queryPrepared("""
+            INSERT INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs, created_ms,
+                created_user, created_device, modified_ms, modified_user, modified_device)
+            SELECT $1, $2, u.name, u.type, u.seq, u.tag, false, u.fields, u.has_refs, u.cms, u.cuser, u.cdevice,
+                u.mms, u.muser, u.mdevice
+            FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::boolean[], $9::bigint[],
+                $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
+                AS u(name, type, seq, tag, fields, has_refs, cms, cuser, cdevice, mms, muser, mdevice)
+            ON CONFLICT(db_id, zone_id, name) DO UPDATE SET type=excluded.type, seq=excluded.seq,
+                change_tag=excluded.change_tag, deleted=false, fields=excluded.fields, has_refs=excluded.has_refs,
+                created_ms=excluded.created_ms, created_user=excluded.created_user,
+                created_device=excluded.created_device, modified_ms=excluded.modified_ms,
+                modified_user=excluded.modified_user, modified_device=excluded.modified_device
+            """, [.int64(group[0].dbID), .int64(group[0].zoneID),
+                  .text(Self.textArray(rows.map(\.name))), .text(Self.textArray(rows.map(\.type))),
+                  .text(Self.numberArray(rows.map(\.seq))), .text(Self.textArray(rows.map(\.changeTag))),
+                  .text(Self.textArray(rows.map(\.fieldsText))), .text("{" + rows.map { $0.hasRefs ? "t" : "f" }.joined(separator: ",") + "}"),
+                  .text(Self.numberArray(rows.map(\.created.timestamp))), .text(Self.textArray(rows.map(\.created.userRecordName))),
+                  .text(Self.textArray(rows.map(\.created.deviceID))), .text(Self.numberArray(rows.map(\.modified.timestamp))),
+                  .text(Self.textArray(rows.map(\.modified.userRecordName))), .text(Self.textArray(rows.map(\.modified.deviceID)))])
+        guard result.affectedRows == rows.count else {
+            throw CloudError(.internalError, "a batch of \(rows.count) record writes changed \(result.affectedRows) rows")
+        }
+    }
+
+    /// A PostgreSQL array literal of texts: `{"a","b\"c"}`.
+    static func textArray(_ values: some Sequence<String>) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for value in values {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A PostgreSQL array literal of integers: `{1,2}`.
+    static func numberArray(_ values: [Int64]) -> String {
+        "{" + values.map(String.init).joined(separator: ",") + "}"
+    }
+}
