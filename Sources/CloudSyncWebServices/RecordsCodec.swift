@@ -230,6 +230,32 @@ public enum RecordsCodec {
                         ("syncToken", .string(changes.token.rawValue)), ("moreComing", .bool(changes.moreComing))])
     }
 
+    /// `encodeChangesReply(…).serialized()` as bytes, written directly: without `desiredKeys`, a
+    /// changed record's fields are its stored text (`ZoneChanges.encodedFields`) copied in, not
+    /// decoded and encoded again.
+    public static func encodeChangesReplyBytes(_ changes: ZoneChanges, zoneID: ZoneID, desiredKeys: [String]?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + changes.changed.count * 320 + changes.deleted.count * 128)
+        out.append(contentsOf: #"{"zoneID":"#.utf8)
+        RecordJSON.writeZoneID(zoneID, to: &out)
+        out.append(contentsOf: #","records":["#.utf8)
+        for (index, record) in changes.changed.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let text = desiredKeys == nil && index < changes.encodedFields.count ? changes.encodedFields[index] : nil
+            RecordJSON.writeRecord(text == nil ? filter(record, desiredKeys) : record, fieldsText: text, to: &out)
+        }
+        for (index, deletion) in changes.deleted.enumerated() {
+            if index > 0 || !changes.changed.isEmpty { out.append(UInt8(ascii: ",")) }
+            RecordJSON.encodeDeletion(deletion.recordID, recordType: deletion.recordType).write(to: &out)
+        }
+        out.append(contentsOf: #"],"syncToken":"#.utf8)
+        JSONValue.string(changes.token.rawValue).write(to: &out)
+        out.append(contentsOf: #","moreComing":"#.utf8)
+        out.append(contentsOf: (changes.moreComing ? "true" : "false").utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     public static func decodeChangesReply(_ json: JSONValue) throws(CloudError) -> ZoneChanges {
         var changed: [Record] = []
         var deleted: [RecordDeletion] = []

@@ -15,6 +15,7 @@ struct WebServicesCall {
         switch path.endpoint {
         case .assetsData: return try uploadData()
         case .assetsDownload: return try download()
+        case .recordsChanges: return try changes(try body())
         default: return json(try reply(to: try body()))
         }
     }
@@ -31,6 +32,16 @@ struct WebServicesCall {
 
     func json(_ value: JSONValue) -> WebServicesResponse {
         WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(value.serialized().utf8))
+    }
+
+    /// `records/changes`, its reply written as bytes with the stored fields copied in (the
+    /// largest replies: a page of up to 10,000 records).
+    func changes(_ body: JSONValue) throws(CloudError) -> WebServicesResponse {
+        let (zoneID, token, limit, keys) = try RecordsCodec.decodeChanges(body)
+        let changes = try service.fetchZoneChanges(zoneID.zoneName, since: token, limit: limit, in: database)
+        return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                   body: RecordsCodec.encodeChangesReplyBytes(changes, zoneID: database.zoneID(zoneID.zoneName),
+                                                                              desiredKeys: keys))
     }
 
     func reply(to body: JSONValue) throws(CloudError) -> JSONValue {
