@@ -38,4 +38,49 @@ import Testing
                     == RecordsCodec.encodeChangesReply(changes, zoneID: Self.zone, desiredKeys: nil).serialized())
         }
     }
+
+    /// The client's one-pass reading of a reply gives what the general path gives, plus each
+    /// record's fields text.
+    @Test func theOnePassReadingIsTheGeneralOne() throws {
+        let every: [String: FieldValue] = [
+            "s": .string("quote \" backslash \\ tab \t é ✓ 😀"), "i": .int64(-9_223_372_036_854_775_808), "d": .double(1e-300),
+            "t": .timestamp(5), "b": .bytes([0, 255]), "e": .encryptedBytes([1]), "asset": .asset(AssetReference(checksum: "ab", size: 2)),
+            "ref": .reference(Reference(recordID: RecordID(recordName: "x", zoneID: Self.zone), action: .deleteSelf)),
+            "loc": .location(Location(latitude: 1, longitude: 2, altitude: 3)), "list": .list(.int64, [.int64(1)]),
+        ]
+        let changed = Self.changed + [Self.record("every", every)]
+        let changes = ZoneChanges(changed: changed, deleted: Self.deleted, token: Self.token, moreComing: true,
+                                  encodedFields: changed.map { RecordJSON.fieldsText($0.fields) })
+        let bytes = RecordsCodec.encodeChangesReplyBytes(changes, zoneID: Self.zone, desiredKeys: nil)
+        let page = try #require(RecordJSON.decodeChangesPage(bytes: bytes, defaultZone: RecordsCodec.defaultZone))
+        let general = try RecordsCodec.decodeChangesReply(JSONValue.parse(bytes: bytes))
+        #expect(page.changed == general.changed)
+        #expect(page.changed == changed)
+        #expect(page.deleted.map(\.recordID) == general.deleted.map(\.recordID))
+        #expect(page.deleted.map(\.recordType) == general.deleted.map(\.recordType))
+        #expect(page.syncToken == general.token.rawValue)
+        #expect(page.moreComing == true)
+        for (record, text) in zip(page.changed, page.fieldsTexts) {
+            #expect(try RecordJSON.decodeFields(bytes: Array(text.utf8)) == record.fields)
+        }
+        // Other spacing and member order, a deletion without zone, no system fields.
+        let spaced = #" { "moreComing" : false , "records" : [ { "zoneID" : { "zoneName" : "Z" } , "fields" : { "a" : { "value" : 1 , "type" : "INT64" } } , "recordType" : "T" , "recordName" : "n" } , { "recordName" : "d" , "deleted" : true } ] , "syncToken" : "t" } "#
+        let other = try #require(RecordJSON.decodeChangesPage(bytes: Array(spaced.utf8), defaultZone: RecordsCodec.defaultZone))
+        let otherGeneral = try RecordsCodec.decodeChangesReply(JSONValue.parse(spaced))
+        #expect(other.changed == otherGeneral.changed)
+        #expect(other.fieldsTexts == [#"{ "a" : { "value" : 1 , "type" : "INT64" } }"#])
+        #expect(other.deleted.map(\.recordID) == otherGeneral.deleted.map(\.recordID))
+    }
+
+    /// Anything unusual is left to the general path (nil), which decides with its own messages.
+    @Test func unusualRepliesTakeTheGeneralPath() {
+        for text in [#"{"records":[],"records":[],"syncToken":"t"}"#, #"{"syncToken":"t"}"#, #"{"records":[1],"syncToken":"t"}"#,
+                     #"{"records":[{"recordName":"a","recordName":"b","recordType":"T","zoneID":{"zoneName":"Z"}}],"syncToken":"t"}"#,
+                     #"{"records":[{"recordName":"d","deleted":true,"zoneID":null}],"syncToken":"t"}"#,
+                     #"{"records":[{"recordName":"a","recordType":"T"}],"syncToken":"t"}"#,
+                     #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z"},"fields":{"f":1}}],"syncToken":"t"}"#,
+                     #"{"records":[],"syncToken":"t"} x"#, #"{"records":["#, ""] {
+            #expect(RecordJSON.decodeChangesPage(bytes: Array(text.utf8), defaultZone: RecordsCodec.defaultZone) == nil, "\(text)")
+        }
+    }
 }
