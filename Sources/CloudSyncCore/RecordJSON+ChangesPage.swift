@@ -64,43 +64,95 @@ extension JSONByteParser {
         var name: String?, type: String?, tag: String?
         var fields: [String: FieldValue] = [:]
         var fieldsText: String?
-        var created: JSONValue?, modified: JSONValue?, zone: JSONValue?
+        var created: ChangeStamp?, modified: ChangeStamp?, zone: ZoneID?
         var deleted = false
-        var seen = Set<String>()
+        var seen: UInt16 = 0
+        /// A known key seen twice is left to the general path (which keeps the last one).
+        func once(_ bit: UInt16) throws {
+            guard seen & bit == 0 else { throw NotStoredShape() }
+            seen |= bit
+        }
         try parseMembers { parser, key in
-            guard seen.insert(key).inserted else { throw NotStoredShape() }
             switch key {
             case "recordName", "recordType", "recordChangeTag":
+                try once(key == "recordName" ? 1 : key == "recordType" ? 2 : 4)
                 guard parser.peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
                 let text = try parser.parseString()
                 if key == "recordName" { name = text } else if key == "recordType" { type = text } else { tag = text }
             case "fields":
+                try once(8)
                 let start = parser.index
                 fields = try parser.parseStoredFieldsObject()
                 fieldsText = String(decoding: parser.bytes[start..<parser.index], as: UTF8.self)
-            case "created": created = try parser.parseValue(depth: 3)
-            case "modified": modified = try parser.parseValue(depth: 3)
-            case "zoneID": zone = try parser.parseValue(depth: 3)
-            case "deleted": deleted = try parser.parseValue(depth: 3) == .bool(true)
+            case "created":
+                try once(16)
+                created = try parser.parseStamp()
+            case "modified":
+                try once(32)
+                modified = try parser.parseStamp()
+            case "zoneID":
+                try once(64)
+                zone = try parser.parseZoneID()
+            case "deleted":
+                try once(128)
+                deleted = try parser.parseValue(depth: 3) == .bool(true)
             default: _ = try parser.parseValue(depth: 3)
             }
         }
         guard let name else { throw NotStoredShape() }
         if deleted {
-            let zoneID = try zone.map { try RecordJSON.decodeZoneID($0) } ?? defaultZone
-            page.deleted.append((RecordID(recordName: name, zoneID: zoneID), type ?? ""))
+            page.deleted.append((RecordID(recordName: name, zoneID: zone ?? defaultZone), type ?? ""))
             return
         }
         guard let type, let zone else { throw NotStoredShape() }
-        var record = Record(recordID: RecordID(recordName: name, zoneID: try RecordJSON.decodeZoneID(zone)), recordType: type,
-                            fields: fields)
+        var record = Record(recordID: RecordID(recordName: name, zoneID: zone), recordType: type, fields: fields)
         if let tag {
-            let createdStamp = try created.map { try RecordJSON.decodeStamp($0) }
-                ?? ChangeStamp(timestamp: 0, userRecordName: "", deviceID: "")
-            let modifiedStamp = try modified.map { try RecordJSON.decodeStamp($0) } ?? createdStamp
-            record.system = SystemFields(changeTag: tag, created: createdStamp, modified: modifiedStamp)
+            let createdStamp = created ?? ChangeStamp(timestamp: 0, userRecordName: "", deviceID: "")
+            record.system = SystemFields(changeTag: tag, created: createdStamp, modified: modified ?? createdStamp)
         }
         page.changed.append(record)
         page.fieldsTexts.append(fieldsText ?? "{}")
+    }
+
+    /// `{timestamp, userRecordName?, deviceID?}` with string names and an integer timestamp, as
+    /// `RecordJSON.decodeStamp` reads it; anything else is left to the general path.
+    mutating func parseStamp() throws -> ChangeStamp {
+        var timestamp: Int64?, user: String?, device: String?
+        var seen: UInt8 = 0
+        try parseMembers { parser, key in
+            let bit: UInt8 = key == "timestamp" ? 1 : key == "userRecordName" ? 2 : key == "deviceID" ? 4 : 0
+            guard seen & bit == 0 else { throw NotStoredShape() }
+            seen |= bit
+            switch key {
+            case "timestamp":
+                guard case .int(let value) = try parser.parseValue(depth: 4) else { throw NotStoredShape() }
+                timestamp = value
+            case "userRecordName", "deviceID":
+                guard parser.peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                if key == "deviceID" { device = try parser.parseString() } else { user = try parser.parseString() }
+            default: _ = try parser.parseValue(depth: 4)
+            }
+        }
+        guard let timestamp else { throw NotStoredShape() }
+        return ChangeStamp(timestamp: timestamp, userRecordName: user ?? "", deviceID: device ?? "")
+    }
+
+    /// `{zoneName, ownerRecordName?}` with string values, as `RecordJSON.decodeZoneID` reads it.
+    mutating func parseZoneID() throws -> ZoneID {
+        var zoneName: String?, owner: String?
+        var seen: UInt8 = 0
+        try parseMembers { parser, key in
+            let bit: UInt8 = key == "zoneName" ? 1 : key == "ownerRecordName" ? 2 : 0
+            guard seen & bit == 0 else { throw NotStoredShape() }
+            seen |= bit
+            switch key {
+            case "zoneName", "ownerRecordName":
+                guard parser.peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                if key == "zoneName" { zoneName = try parser.parseString() } else { owner = try parser.parseString() }
+            default: _ = try parser.parseValue(depth: 4)
+            }
+        }
+        guard let zoneName else { throw NotStoredShape() }
+        return ZoneID(zoneName: zoneName, ownerRecordName: owner ?? ZoneID.currentUserOwner)
     }
 }

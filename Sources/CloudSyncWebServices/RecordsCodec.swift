@@ -235,7 +235,9 @@ public enum RecordsCodec {
     /// decoded and encoded again.
     public static func encodeChangesReplyBytes(_ changes: ZoneChanges, zoneID: ZoneID, desiredKeys: [String]?) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + changes.changed.count * 320 + changes.deleted.count * 128)
+        // One allocation for the page: growing by doubling copied and faulted in the reply again.
+        let fieldsBytes = changes.encodedFields.reduce(0) { $0 + ($1?.utf8.count ?? 256) }
+        out.reserveCapacity(256 + fieldsBytes + changes.changed.count * 320 + changes.deleted.count * 160)
         out.append(contentsOf: #"{"zoneID":"#.utf8)
         RecordJSON.writeZoneID(zoneID, to: &out)
         out.append(contentsOf: #","records":["#.utf8)

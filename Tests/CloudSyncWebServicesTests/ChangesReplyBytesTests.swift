@@ -79,6 +79,8 @@ import Testing
                      #"{"records":[{"recordName":"d","deleted":true,"zoneID":null}],"syncToken":"t"}"#,
                      #"{"records":[{"recordName":"a","recordType":"T"}],"syncToken":"t"}"#,
                      #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z"},"fields":{"f":1}}],"syncToken":"t"}"#,
+                     #"{"records":[{"recordName":"a","recordType":"T","recordChangeTag":"1","created":{"timestamp":5.0},"zoneID":{"zoneName":"Z"}}],"syncToken":"t"}"#,
+                     #"{"records":[{"recordName":"a","recordType":"T","zoneID":{"zoneName":"Z","zoneName":"Y"}}],"syncToken":"t"}"#,
                      #"{"records":[],"syncToken":"t"} x"#, #"{"records":["#, ""] {
             #expect(RecordJSON.decodeChangesPage(bytes: Array(text.utf8), defaultZone: RecordsCodec.defaultZone) == nil, "\(text)")
         }
