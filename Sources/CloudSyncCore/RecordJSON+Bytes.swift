@@ -19,7 +19,7 @@ extension RecordJSON {
         if let fieldsText {
             out.append(contentsOf: fieldsText.utf8)
         } else {
-            encode(fields: record.fields).writeCompact(to: &out)
+            writeFields(record.fields, to: &out)
         }
         if let system = record.system {
             out.append(contentsOf: #","created":"#.utf8)
@@ -29,6 +29,19 @@ extension RecordJSON {
         }
         out.append(contentsOf: #","deleted":false,"zoneID":"#.utf8)
         writeZoneID(record.recordID.zoneID, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `encodeDeletion(recordID, recordType:).serialized()` appended to `out`.
+    public static func writeDeletion(_ recordID: RecordID, recordType: String? = nil, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"recordName":"#.utf8)
+        JSONValue.writeString(recordID.recordName, to: &out)
+        if let recordType {
+            out.append(contentsOf: #","recordType":"#.utf8)
+            JSONValue.writeString(recordType, to: &out)
+        }
+        out.append(contentsOf: #","deleted":true,"zoneID":"#.utf8)
+        writeZoneID(recordID.zoneID, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 

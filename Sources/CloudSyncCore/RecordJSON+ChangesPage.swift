@@ -96,6 +96,9 @@ extension JSONByteParser {
             case "deleted":
                 try once(128)
                 deleted = try parser.parseValue(depth: 3) == .bool(true)
+            case "serverErrorCode":
+                // A per-record error (a modify reply's): the general path reads those.
+                throw NotStoredShape()
             default: _ = try parser.parseValue(depth: 3)
             }
         }

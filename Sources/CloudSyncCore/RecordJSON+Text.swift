@@ -9,6 +9,12 @@ extension RecordJSON {
     public static func fieldsText(_ fields: [String: FieldValue]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(64 + fields.count * 48)
+        writeFields(fields, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `fieldsText(fields)` appended to `out`.
+    static func writeFields(_ fields: [String: FieldValue], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -20,7 +26,6 @@ extension RecordJSON {
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `encodeValue(value)` written compactly; the scalar types without building a JSONValue.

@@ -152,7 +152,10 @@ public final class HTTPCloud: CloudService, Sendable {
         parts += deletes.map { ModifyRequest(deletes: $0, policy: request.policy) }
         if parts.isEmpty { parts = [request] }
         for part in parts {
-            let reply = try RecordsCodec.decodeModifyReply(try call(.recordsModify, RecordsCodec.encodeModify(part), in: database))
+            let sent = try send(.recordsModify, container: database.container, environment: database.environment,
+                                scope: database.scope, account: try accountName(database.userRecordName),
+                                device: database.deviceID, body: RecordsCodec.encodeModifyBytes(part))
+            let reply = try RecordsCodec.decodeModifyReply(bytes: sent.body)
             result.saved += reply.saved
             result.deleted += reply.deleted
             for (id, error) in reply.errors { result.errors[requested(id, in: part) ?? id] = error }

@@ -16,6 +16,7 @@ struct WebServicesCall {
         case .assetsData: return try uploadData()
         case .assetsDownload: return try download()
         case .recordsChanges: return try changes(try body())
+        case .recordsModify: return try modify(try body())
         default: return json(try reply(to: try body()))
         }
     }
@@ -42,6 +43,14 @@ struct WebServicesCall {
         return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
                                    body: RecordsCodec.encodeChangesReplyBytes(changes, zoneID: database.zoneID(zoneID.zoneName),
                                                                               desiredKeys: keys))
+    }
+
+    /// `records/modify`, its reply written as bytes.
+    func modify(_ body: JSONValue) throws(CloudError) -> WebServicesResponse {
+        let (modify, keys) = try RecordsCodec.decodeModify(body)
+        let result = try service.modifyRecords(modify, in: database)
+        return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                   body: RecordsCodec.encodeModifyReplyBytes(result, desiredKeys: keys, uuid: uuid))
     }
 
     func reply(to body: JSONValue) throws(CloudError) -> JSONValue {

@@ -85,4 +85,38 @@ import Testing
             #expect(RecordJSON.decodeChangesPage(bytes: Array(text.utf8), defaultZone: RecordsCodec.defaultZone) == nil, "\(text)")
         }
     }
+
+    /// `records/modify` requests and replies written as bytes are the tree writer's, and the
+    /// one-pass reading of a reply is the general one (errors included, through the general path).
+    @Test(arguments: [SavePolicy.ifServerRecordUnchanged, .changedKeys, .allKeys])
+    func modifyRequestsAndRepliesAsBytes(_ policy: SavePolicy) throws {
+        var bare = Self.changed[1]
+        bare.system = nil
+        let gone = RecordID(recordName: "gone \"q\"", zoneID: Self.zone)
+        for request in [ModifyRequest(saves: Self.changed + [bare], deletes: [gone], policy: policy),
+                        ModifyRequest(deletes: [gone], policy: policy), ModifyRequest(saves: [bare], policy: policy),
+                        ModifyRequest(policy: policy)] {
+            #expect(String(decoding: RecordsCodec.encodeModifyBytes(request), as: UTF8.self)
+                    == RecordsCodec.encodeModify(request).serialized())
+        }
+        var result = ModifyResult()
+        result.saved = Self.changed
+        result.deleted = [gone]
+        var withErrors = result
+        withErrors.errors[RecordID(recordName: "b", zoneID: Self.zone)] = CloudError(.serverRecordChanged, "changed", serverRecord: Self.changed[0])
+        withErrors.errors[RecordID(recordName: "a", zoneID: Self.zone)] = CloudError(.unknownItem, "gone")
+        for value in [result, withErrors, ModifyResult()] {
+            for keys in [nil, ["title"]] as [[String]?] {
+                let bytes = RecordsCodec.encodeModifyReplyBytes(value, desiredKeys: keys, uuid: "u-1")
+                #expect(String(decoding: bytes, as: UTF8.self)
+                        == RecordsCodec.encodeModifyReply(value, desiredKeys: keys, uuid: "u-1").serialized())
+                let fast = try RecordsCodec.decodeModifyReply(bytes: bytes)
+                let general = try RecordsCodec.decodeModifyReply(JSONValue.parse(bytes: bytes))
+                #expect(fast.saved == general.saved)
+                #expect(fast.deleted == general.deleted)
+                #expect(fast.errors.mapValues(\.code) == general.errors.mapValues(\.code))
+            }
+        }
+        #expect(throws: CloudError.self) { try RecordsCodec.decodeModifyReply(bytes: Array("not json".utf8)) }
+    }
 }
