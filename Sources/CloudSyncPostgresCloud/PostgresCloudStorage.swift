@@ -84,12 +84,41 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
 
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         try guarded { connection in
-            try connection.transaction(.readCommitted) { connection in
+            var written = 0
+            let value = try connection.transaction(.readCommitted) { connection in
                 let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
                 let value = try body(transaction)
                 try transaction.flush()
+                written = transaction.batch.writtenRows
                 return value
             }
+            if written >= PostgresCloudStorage.bulkWriteRows { refreshStatisticsIfStale(connection) }
+            return value
+        }
+    }
+
+    /// A committed write of at least this many record rows checks the table's statistics.
+    static let bulkWriteRows = 200
+
+    /// Runs `ANALYZE records` when the rows modified since the last analysis reach the table's
+    /// size then (at least 1,000, at most 50,000): without statistics, or with statistics that
+    /// predate most of a zone, PostgreSQL's planner takes `db_id, zone_id` as selective and
+    /// looks records up by name through the `(db_id, zone_id, seq)` index with a filter, which
+    /// reads the whole zone for each look-up; autovacuum refreshes them only after its next round
+    /// (a minute) and 10 % of the table. So a bulk fill (100k records in calls of 400) is
+    /// analysed at about 1k, 2k, 4k, … rows and then every 50k. Best effort: a failure (a role
+    /// that does not own the table) changes nothing.
+    func refreshStatisticsIfStale(_ connection: PostgresConnection) {
+        do {
+            guard let row = try connection.queryPrepared("""
+                SELECT s.n_mod_since_analyze, c.reltuples FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+                WHERE s.relid = 'records'::regclass
+                """).first, let modified = row[0].int64 else { return }
+            let tuples = max(row[1].double ?? 0, 0)
+            guard Double(modified) >= max(1_000, min(tuples, 50_000)) else { return }
+            try connection.execute("ANALYZE records")
+        } catch {
+            return
         }
     }
 

@@ -43,6 +43,9 @@ final class PostgresRecordBatch {
     var pendingReferences: [PendingReference] = []
 
     var isEmpty: Bool { pending.isEmpty && pendingReferences.isEmpty }
+    /// Record rows this transaction wrote in batches (the storage then sees whether the
+    /// table's statistics need refreshing).
+    var writtenRows = 0
 
     /// Forgets the queue and what was read ahead (a savepoint rolled back).
     func discard() {
@@ -100,6 +103,7 @@ final class PostgresRecordBatch {
                   .text(Self.numberArray(rows.map(\.created.timestamp))), .text(Self.textArray(rows.map(\.created.userRecordName))),
                   .text(Self.textArray(rows.map(\.created.deviceID))), .text(Self.numberArray(rows.map(\.modified.timestamp))),
                   .text(Self.textArray(rows.map(\.modified.userRecordName))), .text(Self.textArray(rows.map(\.modified.deviceID)))])
+        writtenRows += rows.count
         guard result.affectedRows == rows.count else {
             throw CloudError(.internalError, "a batch of \(rows.count) record writes changed \(result.affectedRows) rows")
         }
