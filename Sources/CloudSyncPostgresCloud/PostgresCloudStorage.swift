@@ -29,6 +29,9 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     /// A second connection reading the last committed state (record images for query
     /// subscriptions), opened on first need.
     var imageConnection: PostgresConnection?
+    /// Record rows this process wrote in batches since it last analysed the table (the
+    /// server's own counter lags: a backend publishes it at most once a second).
+    var rowsSinceAnalyze = 0
 
     /// The storages of this process, by URL.
     private static let storages = Mutex<[PostgresURL: PostgresCloudStorage]>([:])
@@ -92,6 +95,7 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
                 written = transaction.batch.writtenRows
                 return value
             }
+            rowsSinceAnalyze += written
             if written >= PostgresCloudStorage.bulkWriteRows { refreshStatisticsIfStale(connection) }
             return value
         }
@@ -100,7 +104,8 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     /// A committed write of at least this many record rows checks the table's statistics.
     static let bulkWriteRows = 200
 
-    /// Runs `ANALYZE records` when the rows modified since the last analysis reach the table's
+    /// Runs `ANALYZE records` when the rows modified since the last analysis (the server's count,
+    /// or this process's own batched rows if larger) reach the table's
     /// size then (at least 1,000, at most 50,000): without statistics, or with statistics that
     /// predate most of a zone, PostgreSQL's planner takes `db_id, zone_id` as selective and
     /// looks records up by name through the `(db_id, zone_id, seq)` index with a filter, which
@@ -113,10 +118,12 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
             guard let row = try connection.queryPrepared("""
                 SELECT s.n_mod_since_analyze, c.reltuples FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
                 WHERE s.relid = 'records'::regclass
-                """).first, let modified = row[0].int64 else { return }
+                """).first else { return }
+            let modified = max(row[0].int64 ?? 0, Int64(rowsSinceAnalyze))
             let tuples = max(row[1].double ?? 0, 0)
             guard Double(modified) >= max(1_000, min(tuples, 50_000)) else { return }
             try connection.execute("ANALYZE records")
+            rowsSinceAnalyze = 0
         } catch {
             return
         }
