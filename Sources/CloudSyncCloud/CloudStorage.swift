@@ -65,6 +65,10 @@ public protocol CloudStorageTransaction {
     /// Stores a zone's new counter after a modify call: `seq`, changed at `dbSeq`, with
     /// `countDelta` more live records.
     func advanceZone(_ zone: ZoneRow, dbID: Int64, seq: Int64, dbSeq: Int64, countDelta: Int) throws
+    /// `nextDatabaseSeq` then `advanceZone` at that sequence, which it returns; a storage whose
+    /// statements are round trips may take both counters in one.
+    @discardableResult
+    func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64
     /// Zones (live or dead, `_defaultZone` excepted) changed after database sequence `since`,
     /// in sequence order, at most `limit`.
     func zoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [ZoneChangeRow]
@@ -196,4 +200,12 @@ public protocol CloudStorageTransaction {
 extension CloudStorageTransaction {
     /// Does nothing: loads and writes go to the store one by one.
     public func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws {}
+
+    /// Two statements: `nextDatabaseSeq`, then `advanceZone`.
+    @discardableResult
+    public func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64 {
+        let dbSeq = try nextDatabaseSeq(dbID)
+        try advanceZone(zone, dbID: dbID, seq: seq, dbSeq: dbSeq, countDelta: countDelta)
+        return dbSeq
+    }
 }

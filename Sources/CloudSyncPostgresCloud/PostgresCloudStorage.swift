@@ -32,6 +32,8 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     /// Record rows this process wrote in batches since it last analysed the table (the
     /// server's own counter lags: a backend publishes it at most once a second).
     var rowsSinceAnalyze = 0
+    /// Record rows this process wrote in batches since it last read the table's statistics.
+    var rowsSinceStatisticsCheck = 0
 
     /// The storages of this process, by URL.
     private static let storages = Mutex<[PostgresURL: PostgresCloudStorage]>([:])
@@ -96,23 +98,33 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
                 return value
             }
             rowsSinceAnalyze += written
-            if written >= PostgresCloudStorage.bulkWriteRows { refreshStatisticsIfStale(connection) }
+            rowsSinceStatisticsCheck += written
+            if written >= PostgresCloudStorage.bulkWriteRows,
+               rowsSinceStatisticsCheck >= PostgresCloudStorage.statisticsCheckRows {
+                rowsSinceStatisticsCheck = 0
+                refreshStatisticsIfStale(connection)
+            }
             return value
         }
     }
 
-    /// A committed write of at least this many record rows checks the table's statistics.
+    /// A committed write of at least this many record rows checks the table's statistics, once
+    /// `statisticsCheckRows` rows were written since the last check (a statement less for most
+    /// calls of a bulk fill).
     static let bulkWriteRows = 200
+    static let statisticsCheckRows = 1_000
 
     /// Runs `ANALYZE records` when the rows modified since the last analysis (the server's count,
-    /// or this process's own batched rows if larger) reach the table's
-    /// size then (at least 1,000, at most 50,000): without statistics, or with statistics that
-    /// predate most of a zone, PostgreSQL's planner takes `db_id, zone_id` as selective and
-    /// looks records up by name through the `(db_id, zone_id, seq)` index with a filter, which
-    /// reads the whole zone for each look-up; autovacuum refreshes them only after its next round
-    /// (a minute) and 10 % of the table. So a bulk fill (100k records in calls of 400) is
-    /// analysed at about 1k, 2k, 4k, … rows and then every 50k. Best effort: a failure (a role
-    /// that does not own the table) changes nothing.
+    /// or this process's own batched rows if larger) reach three times the table's size then (at
+    /// least 1,000, at most 50,000): without statistics, or with statistics that predate most of a
+    /// zone, PostgreSQL's planner takes `db_id, zone_id` as selective and looks records up by
+    /// name through the `(db_id, zone_id, seq)` index with a filter, which reads the whole zone
+    /// for each look-up; autovacuum refreshes them only after its next round (a minute) and 10 %
+    /// of the table. Statistics of a quarter of the rows are enough (the planner scales the row
+    /// count by the table's current pages; what matters is that names are known unique), so a
+    /// bulk fill (100k records in calls of 400) is analysed at about 1k, 4k, 16k and 64k rows and
+    /// then every 50k. Best effort: a failure (a role that does not own the table) changes
+    /// nothing.
     func refreshStatisticsIfStale(_ connection: PostgresConnection) {
         do {
             guard let row = try connection.queryPrepared("""
@@ -121,7 +133,7 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
                 """).first else { return }
             let modified = max(row[0].int64 ?? 0, Int64(rowsSinceAnalyze))
             let tuples = max(row[1].double ?? 0, 0)
-            guard Double(modified) >= max(1_000, min(tuples, 50_000)) else { return }
+            guard Double(modified) >= max(1_000, min(3 * tuples, 50_000)) else { return }
             try connection.execute("ANALYZE records")
             rowsSinceAnalyze = 0
         } catch {

@@ -82,31 +82,65 @@ final class PostgresRecordBatch {
     /// One statement for rows of one zone. A queued blind insert was known absent under the
     /// database's lock, so replacing on conflict is the same as inserting; every row must land.
     private func insertRecords(_ group: [PendingRecord], _ connection: PostgresConnection) throws {
-        let rows = group.map(\.row)
-        let result = try connection.queryPrepared("""
-            INSERT INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs, created_ms,
-                created_user, created_device, modified_ms, modified_user, modified_device)
-            SELECT $1, $2, u.name, u.type, u.seq, u.tag, false, u.fields, u.has_refs, u.cms, u.cuser, u.cdevice,
-                u.mms, u.muser, u.mdevice
-            FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::boolean[], $9::bigint[],
-                $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
-                AS u(name, type, seq, tag, fields, has_refs, cms, cuser, cdevice, mms, muser, mdevice)
-            ON CONFLICT(db_id, zone_id, name) DO UPDATE SET type=excluded.type, seq=excluded.seq,
-                change_tag=excluded.change_tag, deleted=false, fields=excluded.fields, has_refs=excluded.has_refs,
-                created_ms=excluded.created_ms, created_user=excluded.created_user,
-                created_device=excluded.created_device, modified_ms=excluded.modified_ms,
-                modified_user=excluded.modified_user, modified_device=excluded.modified_device
-            """, [.int64(group[0].dbID), .int64(group[0].zoneID),
-                  .text(Self.textArray(rows.map(\.name))), .text(Self.textArray(rows.map(\.type))),
-                  .text(Self.numberArray(rows.map(\.seq))), .text(Self.textArray(rows.map(\.changeTag))),
-                  .text(Self.textArray(rows.map(\.fieldsText))), .text("{" + rows.map { $0.hasRefs ? "t" : "f" }.joined(separator: ",") + "}"),
-                  .text(Self.numberArray(rows.map(\.created.timestamp))), .text(Self.textArray(rows.map(\.created.userRecordName))),
-                  .text(Self.textArray(rows.map(\.created.deviceID))), .text(Self.numberArray(rows.map(\.modified.timestamp))),
-                  .text(Self.textArray(rows.map(\.modified.userRecordName))), .text(Self.textArray(rows.map(\.modified.deviceID)))])
-        writtenRows += rows.count
-        guard result.affectedRows == rows.count else {
-            throw CloudError(.internalError, "a batch of \(rows.count) record writes changed \(result.affectedRows) rows")
+        let result = try connection.queryPrepared(Self.insertSQL, Self.insertParameters(group))
+        try landed(group.count, result.affectedRows)
+    }
+
+    /// Sends the queued record writes together with the counters of a modify call (see
+    /// `PostgresCloudTransaction.advanceZoneAndDatabase`) when they are all of that zone and
+    /// no edges wait; returns the database sequence taken, or nil (nothing sent) otherwise.
+    func flushWithCounters(zone zoneID: Int64, dbID: Int64, seq: Int64, countDelta: Int,
+                           _ connection: PostgresConnection) throws -> Int64? {
+        guard !pending.isEmpty, pendingReferences.isEmpty,
+              pending.allSatisfy({ $0.dbID == dbID && $0.zoneID == zoneID }) else { return nil }
+        let group = pending
+        pending.removeAll()
+        pendingNames.removeAll()
+        let row = try connection.queryPrepared("""
+            WITH w AS (\(Self.insertSQL) RETURNING 1),
+            d AS (UPDATE databases SET seq = seq + 1 WHERE db_id=$1 RETURNING seq)
+            UPDATE zones SET seq=$15, db_seq=d.seq, record_count=record_count+$16 FROM d
+            WHERE zones.db_id=$1 AND zones.zone_id=$2 RETURNING zones.db_seq, (SELECT count(*) FROM w)
+            """, Self.insertParameters(group) + [.int64(seq), .int64(Int64(countDelta))]).first
+        guard let row, let dbSeq = row[0].int64 else {
+            throw CloudError(.internalError, "zone \(zoneID) of database \(dbID) vanished")
         }
+        try landed(group.count, Int(row[1].int64 ?? -1))
+        return dbSeq
+    }
+
+    private func landed(_ count: Int, _ affected: Int) throws {
+        writtenRows += count
+        guard affected == count else {
+            throw CloudError(.internalError, "a batch of \(count) record writes changed \(affected) rows")
+        }
+    }
+
+    /// The batch insert: $1 db_id, $2 zone_id, $3… one array per column.
+    static let insertSQL = """
+        INSERT INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs, created_ms,
+            created_user, created_device, modified_ms, modified_user, modified_device)
+        SELECT $1, $2, u.name, u.type, u.seq, u.tag, false, u.fields, u.has_refs, u.cms, u.cuser, u.cdevice,
+            u.mms, u.muser, u.mdevice
+        FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::boolean[], $9::bigint[],
+            $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
+            AS u(name, type, seq, tag, fields, has_refs, cms, cuser, cdevice, mms, muser, mdevice)
+        ON CONFLICT(db_id, zone_id, name) DO UPDATE SET type=excluded.type, seq=excluded.seq,
+            change_tag=excluded.change_tag, deleted=false, fields=excluded.fields, has_refs=excluded.has_refs,
+            created_ms=excluded.created_ms, created_user=excluded.created_user,
+            created_device=excluded.created_device, modified_ms=excluded.modified_ms,
+            modified_user=excluded.modified_user, modified_device=excluded.modified_device
+        """
+
+    static func insertParameters(_ group: [PendingRecord]) -> [PostgresValue] {
+        let rows = group.map(\.row)
+        return [.int64(group[0].dbID), .int64(group[0].zoneID),
+                .text(textArray(rows.map(\.name))), .text(textArray(rows.map(\.type))),
+                .text(numberArray(rows.map(\.seq))), .text(textArray(rows.map(\.changeTag))),
+                .text(textArray(rows.map(\.fieldsText))), .text("{" + rows.map { $0.hasRefs ? "t" : "f" }.joined(separator: ",") + "}"),
+                .text(numberArray(rows.map(\.created.timestamp))), .text(textArray(rows.map(\.created.userRecordName))),
+                .text(textArray(rows.map(\.created.deviceID))), .text(numberArray(rows.map(\.modified.timestamp))),
+                .text(textArray(rows.map(\.modified.userRecordName))), .text(textArray(rows.map(\.modified.deviceID)))]
     }
 
     /// A PostgreSQL array literal of texts: `{"a","b\"c"}`.
