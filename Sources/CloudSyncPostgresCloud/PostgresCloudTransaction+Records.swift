@@ -58,7 +58,8 @@ extension PostgresCloudTransaction {
             if ifAbsent, case .some(.some) = known { return false }
             if batch.pendingNames.contains(key) { try batch.flush(connection) }
             batch.known.removeValue(forKey: key)
-            batch.pending.append(PostgresRecordBatch.PendingRecord(dbID: dbID, zoneID: zone.id, row: row))
+            let absent = if case .some(.none) = known { true } else { false }
+            batch.pending.append(PostgresRecordBatch.PendingRecord(dbID: dbID, zoneID: zone.id, row: row, absent: absent))
             batch.pendingNames.insert(key)
             return true
         }

@@ -25,6 +25,8 @@ final class PostgresRecordBatch {
         var dbID: Int64
         var zoneID: Int64
         var row: RecordWrite
+        /// Read ahead as absent (under the database's lock): a plain insert lands it.
+        var absent: Bool
     }
 
     struct PendingReference: Hashable {
@@ -82,7 +84,7 @@ final class PostgresRecordBatch {
     /// One statement for rows of one zone. A queued blind insert was known absent under the
     /// database's lock, so replacing on conflict is the same as inserting; every row must land.
     private func insertRecords(_ group: [PendingRecord], _ connection: PostgresConnection) throws {
-        let result = try connection.queryPrepared(Self.insertSQL, Self.insertParameters(group))
+        let result = try connection.queryPrepared(Self.insertSQL(group), Self.insertParameters(group))
         try landed(group.count, result.affectedRows)
     }
 
@@ -97,7 +99,7 @@ final class PostgresRecordBatch {
         pending.removeAll()
         pendingNames.removeAll()
         let row = try connection.queryPrepared("""
-            WITH w AS (\(Self.insertSQL) RETURNING 1),
+            WITH w AS (\(Self.insertSQL(group)) RETURNING 1),
             d AS (UPDATE databases SET seq = seq + 1 WHERE db_id=$1 RETURNING seq)
             UPDATE zones SET seq=$15, db_seq=d.seq, record_count=record_count+$16 FROM d
             WHERE zones.db_id=$1 AND zones.zone_id=$2 RETURNING zones.db_seq, (SELECT count(*) FROM w)
@@ -116,8 +118,15 @@ final class PostgresRecordBatch {
         }
     }
 
-    /// The batch insert: $1 db_id, $2 zone_id, $3… one array per column.
-    static let insertSQL = """
+    /// The batch insert of `group`: $1 db_id, $2 zone_id, $3… one array per column. When every
+    /// row was read ahead as absent it is a plain `INSERT` (no `ON CONFLICT`: PostgreSQL then
+    /// skips the speculative insertion, a look-up of the primary key and a lock per row);
+    /// otherwise a row of that name is replaced.
+    static func insertSQL(_ group: [PendingRecord]) -> String {
+        group.allSatisfy(\.absent) ? insertColumnsSQL : insertColumnsSQL + "\n" + replaceSQL
+    }
+
+    static let insertColumnsSQL = """
         INSERT INTO records(db_id, zone_id, name, type, seq, change_tag, deleted, fields, has_refs, created_ms,
             created_user, created_device, modified_ms, modified_user, modified_device)
         SELECT $1, $2, u.name, u.type, u.seq, u.tag, false, u.fields, u.has_refs, u.cms, u.cuser, u.cdevice,
@@ -125,6 +134,9 @@ final class PostgresRecordBatch {
         FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::boolean[], $9::bigint[],
             $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
             AS u(name, type, seq, tag, fields, has_refs, cms, cuser, cdevice, mms, muser, mdevice)
+        """
+
+    static let replaceSQL = """
         ON CONFLICT(db_id, zone_id, name) DO UPDATE SET type=excluded.type, seq=excluded.seq,
             change_tag=excluded.change_tag, deleted=false, fields=excluded.fields, has_refs=excluded.has_refs,
             created_ms=excluded.created_ms, created_user=excluded.created_user,

@@ -14,8 +14,9 @@ struct PostgresRoundTripTests {
         let cloud = try #require(f.cloud as? PostgresCloud)
         let r = try f.request("alice")
         _ = try f.cloud.saveZones([ZoneSpec(name: "Z", atomic: false)], in: r)
-        // Warm: statements prepared, schema fields known.
-        try f.save((0..<3).map { f.record("warm\($0)", zone: "Z", r, fields: ["i": .int64(Int64($0))]) }, r)
+        // Warm: statements prepared (creating and replacing), schema fields known.
+        let warm = try f.save((0..<3).map { f.record("warm\($0)", zone: "Z", r, fields: ["i": .int64(Int64($0))]) }, r)
+        try f.save(warm, r)
 
         let creations = (0..<400).map { f.record("c\($0)", zone: "Z", r, fields: ["i": .int64(Int64($0))]) }
         var start = cloud.roundTrips
