@@ -77,4 +77,29 @@ struct PostgresRoundTripTests {
         #expect(plan.contains("records_pkey"), "\(plan)")
         #expect(!plan.contains("Filter"), "\(plan)")
     }
+
+    /// A fill of 20k records is analysed as it grows by a factor (about 1k, 4k and 16k rows),
+    /// not at every doubling nor at every check, and each time only the planner's columns.
+    @Test func aBulkFillIsAnalysedAFewTimesOnlyOnThePlannersColumns() throws {
+        let f = try CloudBackend.postgres.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z")], in: r)
+        for call in 0..<50 {
+            try f.save((0..<400).map { f.record("c\(call)-\($0)", zone: "Z", r, fields: ["i": .int64(Int64($0))]) }, r)
+        }
+        let url = try PostgresURL(f.location)
+        let connection = try PostgresConnection(url)
+        try connection.execute("SET search_path TO \"\(try #require(url.schema))\"")
+        let counts = try #require(try connection.execute("""
+            SELECT analyze_count, autoanalyze_count FROM pg_stat_user_tables WHERE relid = 'records'::regclass
+            """).first)
+        let analyses = try counts.int64(0)
+        #expect((1...3).contains(analyses), "\(analyses) analyses of a 20k-record fill")
+        let columns = try connection.execute("""
+            SELECT attname FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'records' ORDER BY attname
+            """).rows.compactMap { $0[0].text }
+        #expect(Set(columns).isSuperset(of: ["db_id", "zone_id", "name", "seq"]), "\(columns)")
+        // Unless autovacuum's own round (every column) came by meanwhile.
+        if try counts.int64(1) == 0 { #expect(!columns.contains("fields"), "\(columns)") }
+    }
 }
