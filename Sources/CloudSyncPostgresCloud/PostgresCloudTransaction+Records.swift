@@ -33,7 +33,7 @@ extension PostgresCloudTransaction {
         guard writing, !names.isEmpty else { return }
         let rows = try run("""
             SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND name = ANY($3::text[])
-            """, [.int64(dbID), .int64(zone.id), .text(Self.textArray(names))]).rows
+            """, [.int64(dbID), .int64(zone.id), try .textArray(names)]).rows
         for name in names { batch.known[PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: name)] = .some(nil) }
         for row in rows {
             let record = try Self.decodeRow(row, zoneID: zoneID)
@@ -143,7 +143,7 @@ extension PostgresCloudTransaction {
             let rows = try reader.queryPrepared("""
                 SELECT name, deleted, type, fields, created_ms, modified_ms FROM records
                 WHERE db_id=$1 AND zone_id=$2 AND name = ANY($3::text[])
-                """, [.int64(dbID), .int64(zone.id), .text(Self.textArray(names))]).rows
+                """, [.int64(dbID), .int64(zone.id), try .textArray(names)]).rows
             var images: [String: NotificationRecordImage] = [:]
             for name in names { images[name] = NotificationRecordImage(live: false, record: nil) }
             for row in rows {
@@ -163,11 +163,6 @@ extension PostgresCloudTransaction {
             storage.imageConnection = nil
             return nil
         }
-    }
-
-    /// A PostgreSQL array literal of texts: `{"a","b\"c"}`.
-    static func textArray(_ values: some Sequence<String>) -> String {
-        PostgresRecordBatch.textArray(values)
     }
 
     // MARK: Schema

@@ -75,8 +75,8 @@ final class PostgresRecordBatch {
                     INSERT INTO refs(db_id, zone_id, target, source)
                     SELECT $1, $2, u.target, u.source FROM unnest($3::text[], $4::text[]) AS u(target, source)
                     ON CONFLICT DO NOTHING
-                    """, [.int64(group[0].dbID), .int64(group[0].zoneID), .text(Self.textArray(group.map(\.target))),
-                          .text(Self.textArray(group.map(\.source)))])
+                    """, [.int64(group[0].dbID), .int64(group[0].zoneID), PostgresValue.textArray(group.map(\.target)),
+                          PostgresValue.textArray(group.map(\.source))])
             }
         }
     }
@@ -84,7 +84,7 @@ final class PostgresRecordBatch {
     /// One statement for rows of one zone. A queued blind insert was known absent under the
     /// database's lock, so replacing on conflict is the same as inserting; every row must land.
     private func insertRecords(_ group: [PendingRecord], _ connection: PostgresConnection) throws {
-        let result = try connection.queryPrepared(Self.insertSQL(group), Self.insertParameters(group))
+        let result = try connection.queryPrepared(Self.insertSQL(group), try Self.insertParameters(group))
         try landed(group.count, result.affectedRows)
     }
 
@@ -103,7 +103,7 @@ final class PostgresRecordBatch {
             d AS (UPDATE databases SET seq = seq + 1 WHERE db_id=$1 RETURNING seq)
             UPDATE zones SET seq=$15, db_seq=d.seq, record_count=record_count+$16 FROM d
             WHERE zones.db_id=$1 AND zones.zone_id=$2 RETURNING zones.db_seq, (SELECT count(*) FROM w)
-            """, Self.insertParameters(group) + [.int64(seq), .int64(Int64(countDelta))]).first
+            """, try Self.insertParameters(group) + [.int64(seq), .int64(Int64(countDelta))]).first
         guard let row, let dbSeq = row[0].int64 else {
             throw CloudError(.internalError, "zone \(zoneID) of database \(dbID) vanished")
         }
@@ -144,35 +144,15 @@ final class PostgresRecordBatch {
             modified_user=excluded.modified_user, modified_device=excluded.modified_device
         """
 
-    static func insertParameters(_ group: [PendingRecord]) -> [PostgresValue] {
+    /// Binary arrays (`PostgresValue.textArray` …): nothing escaped or parsed as text.
+    static func insertParameters(_ group: [PendingRecord]) throws -> [PostgresValue] {
         let rows = group.map(\.row)
         return [.int64(group[0].dbID), .int64(group[0].zoneID),
-                .text(textArray(rows.map(\.name))), .text(textArray(rows.map(\.type))),
-                .text(numberArray(rows.map(\.seq))), .text(textArray(rows.map(\.changeTag))),
-                .text(textArray(rows.map(\.fieldsText))), .text("{" + rows.map { $0.hasRefs ? "t" : "f" }.joined(separator: ",") + "}"),
-                .text(numberArray(rows.map(\.created.timestamp))), .text(textArray(rows.map(\.created.userRecordName))),
-                .text(textArray(rows.map(\.created.deviceID))), .text(numberArray(rows.map(\.modified.timestamp))),
-                .text(textArray(rows.map(\.modified.userRecordName))), .text(textArray(rows.map(\.modified.deviceID)))]
-    }
-
-    /// A PostgreSQL array literal of texts: `{"a","b\"c"}`.
-    static func textArray(_ values: some Sequence<String>) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        for value in values {
-            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "\""))
-            for byte in value.utf8 {
-                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
-            }
-            bytes.append(UInt8(ascii: "\""))
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A PostgreSQL array literal of integers: `{1,2}`.
-    static func numberArray(_ values: [Int64]) -> String {
-        "{" + values.map(String.init).joined(separator: ",") + "}"
+                try .textArray(rows.map(\.name)), try .textArray(rows.map(\.type)),
+                .int64Array(rows.map(\.seq)), try .textArray(rows.map(\.changeTag)),
+                try .textArray(rows.map(\.fieldsText)), .boolArray(rows.map(\.hasRefs)),
+                .int64Array(rows.map(\.created.timestamp)), try .textArray(rows.map(\.created.userRecordName)),
+                try .textArray(rows.map(\.created.deviceID)), .int64Array(rows.map(\.modified.timestamp)),
+                try .textArray(rows.map(\.modified.userRecordName)), try .textArray(rows.map(\.modified.deviceID))]
     }
 }
