@@ -52,15 +52,20 @@ extension PostgresCloudTransaction {
     /// with the others of the call) when it needs no answer: a replacing write, or a blind
     /// insert of a name `prepareRecords` read.
     func writeRecord(_ row: RecordWrite, zone: ZoneRow, dbID: Int64, ifAbsent: Bool) throws -> Bool {
+        // Two hash look-ups per queued record: the row read ahead taken out, the name marked pending.
         let key = PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: row.name)
-        let known = batch.known[key]
+        let known = writing ? batch.known.removeValue(forKey: key) : nil
         if writing, !ifAbsent || known != nil {
-            if ifAbsent, case .some(.some) = known { return false }
-            if batch.pendingNames.contains(key) { try batch.flush(connection) }
-            batch.known.removeValue(forKey: key)
+            if ifAbsent, case .some(.some(let stored)) = known {
+                batch.known[key] = stored  // the general save that follows reads it
+                return false
+            }
+            if !batch.pendingNames.insert(key).inserted {
+                try batch.flush(connection)
+                batch.pendingNames.insert(key)
+            }
             let absent = if case .some(.none) = known { true } else { false }
             batch.pending.append(PostgresRecordBatch.PendingRecord(dbID: dbID, zoneID: zone.id, row: row, absent: absent))
-            batch.pendingNames.insert(key)
             return true
         }
         let conflict = ifAbsent ? "DO NOTHING" : """
