@@ -86,18 +86,23 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "SchemaCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Schema",
                 swiftSettings: strict),
+        // Zone sharing (issue 18).
+        .target(name: "ShareCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Share", swiftSettings: strict),
         .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI"], path: "Sources/Commands/Whoami",
                 swiftSettings: strict),
 
         .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncHTTPServer", "CloudSyncWebServices"],
                 path: "Sources/Commands/Serve", swiftSettings: strict),
 
-        .executableTarget(name: "cloudsync",
-                          dependencies: ["CloudSyncCLI", "CloudSyncPostgresCloud", "ZoneCommand", "RecordCommand",
-                                         "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
-                                         "MessageCommand", "OTPCommand",
-                                         "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand"],
-                          swiftSettings: strict),
+        // The composition root: every command family registered, and the backends.
+        .target(name: "CloudSyncCommands",
+                dependencies: ["CloudSyncCLI", "CloudSyncPostgresCloud", "ZoneCommand", "RecordCommand",
+                               "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
+                               "MessageCommand", "OTPCommand",
+                               "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",
+                               "ShareCommand"],
+                swiftSettings: strict),
+        .executableTarget(name: "cloudsync", dependencies: ["CloudSyncCommands"], swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
                           path: "Benchmarks/cloudsync-bench", swiftSettings: strict),
@@ -133,7 +138,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests",
                     dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebServices",
-                                   "CloudSyncHTTPServer", "TestSupport"],
+                                   "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
         .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],
@@ -157,8 +162,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "ShareCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "WhoamiCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
-        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "ReplCommand", "TestSupport", "cloudsync"],
+        .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "CloudSyncCommands", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
 
         // README.md's blocks, pasted in order into a fresh home, do what the README says.

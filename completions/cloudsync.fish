@@ -10,17 +10,19 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'share' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
             printf '%s\n' 'save' 'get' 'delete' 'query'
         case 'store'
-            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts' 'export' 'import'
+            printf '%s\n' 'put' 'get' 'delete' 'query' 'history' 'status' 'sync' 'config' 'conflicts' 'export' 'import' 'revert'
         case 'kv'
             printf '%s\n' 'get' 'set' 'delete' 'list' 'sync'
         case 'subscribe'
             printf '%s\n' 'create' 'list' 'delete' 'listen' 'init' 'unregister'
+        case 'share'
+            printf '%s\n' 'create' 'add' 'remove' 'accept' 'leave' 'delete' 'list'
         case 'schema'
             printf '%s\n' 'export' 'validate' 'import' 'diff' 'deploy' 'reset' 'init' 'show'
         case 'keys'
@@ -49,37 +51,41 @@ function __cloudsync_value_options --argument-names path
         case 'zone delete'
             printf '%s\n' '--database'
         case 'record save'
-            printf '%s\n' '--field' '-f' '--fields-json' '--zone' '--change-tag' '--policy' '--database'
+            printf '%s\n' '--field' '-f' '--fields-json' '--zone' '--change-tag' '--policy' '--database' '--owner'
         case 'record get'
-            printf '%s\n' '--zone' '--database' '--asset-dir'
+            printf '%s\n' '--zone' '--database' '--owner' '--asset-dir'
         case 'record delete'
-            printf '%s\n' '--zone' '--database'
+            printf '%s\n' '--zone' '--database' '--owner'
         case 'record query'
-            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--continuation' '--zone' '--database'
+            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--continuation' '--zone' '--database' '--owner'
         case 'fetch-changes'
-            printf '%s\n' '--zone' '--limit' '--database'
+            printf '%s\n' '--zone' '--limit' '--database' '--owner'
         case 'store put'
-            printf '%s\n' '--field' '-f' '--unset' '--encrypt' '--zone'
+            printf '%s\n' '--field' '-f' '--unset' '--encrypt' '--zone' '--owner' '--database'
         case 'store get'
-            printf '%s\n' '--zone' '--asset-dir'
+            printf '%s\n' '--zone' '--asset-dir' '--database' '--owner'
         case 'store delete'
-            printf '%s\n' '--zone'
+            printf '%s\n' '--zone' '--database' '--owner'
         case 'store query'
-            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--zone'
+            printf '%s\n' '--where' '--arg' '--sort' '--limit' '--zone' '--database' '--owner'
         case 'store history'
-            printf '%s\n' '--since' '--limit'
+            printf '%s\n' '--since' '--limit' '--database'
+        case 'store status'
+            printf '%s\n' '--database'
         case 'store sync'
-            printf '%s\n' '--batch-size'
+            printf '%s\n' '--batch-size' '--database'
         case 'store conflicts'
-            printf '%s\n' '--limit'
+            printf '%s\n' '--limit' '--database' '--owner'
         case 'store export'
-            printf '%s\n' '--zone' '--type'
+            printf '%s\n' '--zone' '--type' '--database'
         case 'store import'
             printf '%s\n' '--zone' '--batch-size'
+        case 'store revert'
+            printf '%s\n' '--database'
         case 'kv set'
             printf '%s\n' '--type' '--file'
         case 'subscribe create'
-            printf '%s\n' '--database' '--zone' '--query' '--where' '--arg' '--fires-on' '--id' '--alert' '--desired-keys'
+            printf '%s\n' '--database' '--zone' '--query' '--where' '--arg' '--fires-on' '--id' '--alert' '--desired-keys' '--owner'
         case 'subscribe list'
             printf '%s\n' '--database'
         case 'subscribe delete'
@@ -88,6 +94,18 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--timeout' '--exec'
         case 'subscribe init'
             printf '%s\n' '--zone' '--database'
+        case 'share create'
+            printf '%s\n' '--zone' '--title' '--public-permission'
+        case 'share add'
+            printf '%s\n' '--zone' '--permission'
+        case 'share remove'
+            printf '%s\n' '--zone'
+        case 'share leave'
+            printf '%s\n' '--zone' '--owner'
+        case 'share delete'
+            printf '%s\n' '--zone'
+        case 'share list'
+            printf '%s\n' '--zone'
         case 'schema export'
             printf '%s\n' '--output' '-o'
         case 'keys export-identity'
@@ -209,14 +227,14 @@ complete -c cloudsync -f
 
 # Global options.
 complete -c cloudsync -l account -x -d 'Act as this account (env CLOUDSYNC_ACCOUNT; default \'default\').'
-complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default: the short host name).'
+complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default the short host name).'
 complete -c cloudsync -l container -x -d 'Use this container (env CLOUDSYNC_CONTAINER; default iCloud.com.example.App).'
 complete -c cloudsync -l environment -x -a 'development production' -d 'Use the container\'s development or production environment (env CLOUDSYNC_ENVIRONMENT; default development). One of: development, production.'
 complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path, postgres://... or http(s)://HOST:PORT of \'cloudsync serve\' (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
 complete -c cloudsync -l home -r -F -d 'Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).'
-complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr.'
-complete -c cloudsync -s q -l quiet -d 'Print no progress chatter on stderr.'
-complete -c cloudsync -l no-color -d 'Never color the output (NO_COLOR does the same).'
+complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr (env CLOUDSYNC_JSON).'
+complete -c cloudsync -s q -l quiet -d 'Print no progress chatter on stderr (env CLOUDSYNC_QUIET).'
+complete -c cloudsync -l no-color -d 'Never color the output (NO_COLOR does the same) (env CLOUDSYNC_NO_COLOR).'
 complete -c cloudsync -s h -l help -d 'Show help for cloudsync or the command.'
 complete -c cloudsync -n '__cloudsync_at \'\'' -l version -d 'Print the version of cloudsync.'
 
@@ -228,6 +246,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'fetch-changes' -d 'Fetch w
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'store' -d 'Work with this device\'s local store and sync it with the cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'kv' -d 'Get, set and sync the account\'s key-value store.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'subscribe' -d 'Subscribe to changes and listen for notifications.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'share' -d 'Share zones with other accounts, and accept or leave their shares.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'schema' -d 'Export, check, import and deploy the container\'s schema (.ckdb).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'keys' -d 'The account\'s data key for encrypted fields, and its identity key for messages.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'message' -d 'Send and read end-to-end encrypted messages between accounts.'
@@ -272,18 +291,21 @@ complete -c cloudsync -n '__cloudsync_at \'record save\'' -l zone -x -a '(__clou
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l change-tag -x -d 'The change tag of the version being replaced.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l policy -x -a 'if-unchanged changed-keys all-keys' -d 'if-unchanged (default), changed-keys or all-keys. One of: if-unchanged, changed-keys, all-keys.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_arg \'record save\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'record save\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
 
 # cloudsync record get
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record get\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
 complete -c cloudsync -n '__cloudsync_arg \'record get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync record delete
 complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
 complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_arg \'record delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync record query
@@ -295,6 +317,7 @@ complete -c cloudsync -n '__cloudsync_at \'record query\'' -l continuation -x -d
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l all -d 'Follow continuation markers to the last page.'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_arg \'record query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 
 # cloudsync fetch-changes
@@ -302,6 +325,7 @@ complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l zone -x -a '(__cl
 complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l reset -d 'Ignore stored tokens and rebuild the cache.'
 complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l limit -x -d 'Records per page (default 2000).'
 complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l database -x -a 'private shared' -d 'private (default) or shared. One of: private, shared.'
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 
 # cloudsync store
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'put' -d 'Create or update a record in the local store (offline).'
@@ -315,22 +339,29 @@ complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'config' -d 'Show or s
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'conflicts' -d 'Show the conflict log: every conflict and how it was resolved.'
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'export' -d 'Write the local store\'s records as NDJSON (one record a line).'
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'import' -d 'Read NDJSON records (as \'store export\' writes them) into the local store.'
+complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'revert' -d 'Drop this device\'s pending changes to public records and take the cloud\'s version.'
 
 # cloudsync store put
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field to remove (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
 
 # cloudsync store get
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store delete
 complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
+complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store query
@@ -339,13 +370,17 @@ complete -c cloudsync -n '__cloudsync_at \'store query\'' -l arg -x -d 'Value fo
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l sort -x -d 'Sort by fields; - for descending.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l limit -x -d 'At most N records.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 
 # cloudsync store history
 complete -c cloudsync -n '__cloudsync_at \'store history\'' -l since -x -d 'Only transactions after ID.'
 complete -c cloudsync -n '__cloudsync_at \'store history\'' -l limit -x -d 'At most N transactions (default 100).'
+complete -c cloudsync -n '__cloudsync_at \'store history\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
 
 # cloudsync store status
+complete -c cloudsync -n '__cloudsync_at \'store status\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
 
 # cloudsync store sync
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l download-only -d 'Only pull; leave local changes pending.'
@@ -353,23 +388,32 @@ complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l batch-size -x -d 'Re
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l full-scan -d 'With --database public: scan every mirrored type in full now, to find records deleted upstream.'
 complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
 
 # cloudsync store config
-complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data' -d 'merge-policy or force-data. One of: merge-policy, force-data.'
+complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data shared-zones public-types public-scan-interval' -d 'merge-policy, force-data, shared-zones, public-types or public-scan-interval. One of: merge-policy, force-data, shared-zones, public-types, public-scan-interval.'
 
 # cloudsync store conflicts
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l unresolved -d 'Only conflicts still waiting.'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l limit -x -d 'At most N entries (default 50).'
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 
 # cloudsync store export
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l type -x -a '(__cloudsync_live)' -d 'Only records of this type.'
+complete -c cloudsync -n '__cloudsync_at \'store export\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
 
 # cloudsync store import
 complete -c cloudsync -n '__cloudsync_at \'store import\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store import\'' -l batch-size -x -d 'Records per transaction (default 1000).'
 complete -c cloudsync -n '__cloudsync_arg \'store import\' 0' -F -d 'NDJSON file; - for stdin.'
+
+# cloudsync store revert
+complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_arg \'store revert\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync kv
 complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'get' -d 'Print a key\'s value.'
@@ -413,6 +457,7 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l id -x -d 'The 
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l silent -d 'Silent notifications that only wake the listener (the default).'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l alert -x -d 'With --query: the alert text of each notification.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l desired-keys -x -d 'With --query: up to three fields carried by each notification.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 
 # cloudsync subscribe list
 complete -c cloudsync -n '__cloudsync_at \'subscribe list\'' -l database -x -a 'private shared public' -d 'Only this database (repeatable). One of: private, shared, public. Can be repeated.'
@@ -432,6 +477,39 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l database -x -a '
 complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l verify -d 'Ask the cloud what exists and re-create what is missing.'
 
 # cloudsync subscribe unregister
+
+# cloudsync share
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'create' -d 'Share a zone (or change its share\'s title and public permission); prints its URL.'
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'add' -d 'Invite accounts to a zone\'s share, or change their permission.'
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'remove' -d 'Remove participants: the zone leaves their shared database.'
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'accept' -d 'Accept a share: its zone appears in your shared database.'
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'leave' -d 'Leave a share you accepted.'
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'delete' -d 'Stop sharing a zone: every participant loses it.'
+complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'list' -d 'List the shares you own (with participants) and those you accepted.'
+
+# cloudsync share create
+complete -c cloudsync -n '__cloudsync_at \'share create\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
+complete -c cloudsync -n '__cloudsync_at \'share create\'' -l title -x -d 'What participants see (default: the zone\'s name).'
+complete -c cloudsync -n '__cloudsync_at \'share create\'' -l public-permission -x -a 'none read-only read-write' -d 'What anyone with the URL may accept: none (default), read-only or read-write. One of: none, read-only, read-write.'
+
+# cloudsync share add
+complete -c cloudsync -n '__cloudsync_at \'share add\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
+complete -c cloudsync -n '__cloudsync_at \'share add\'' -l permission -x -a 'read-only read-write' -d 'read-only (default) or read-write. One of: read-only, read-write.'
+
+# cloudsync share remove
+complete -c cloudsync -n '__cloudsync_at \'share remove\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
+
+# cloudsync share accept
+
+# cloudsync share leave
+complete -c cloudsync -n '__cloudsync_at \'share leave\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
+complete -c cloudsync -n '__cloudsync_at \'share leave\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
+
+# cloudsync share delete
+complete -c cloudsync -n '__cloudsync_at \'share delete\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
+
+# cloudsync share list
+complete -c cloudsync -n '__cloudsync_at \'share list\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone.'
 
 # cloudsync schema
 complete -c cloudsync -n '__cloudsync_arg \'schema\' 0' -a 'export' -d 'Print the environment\'s schema as .ckdb text.'
@@ -553,6 +631,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l generate -d 'Make a new
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l at -x -d 'The code at TIME (ISO 8601, or @epoch-seconds) instead of now.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l next -x -d 'Also print the N codes that follow.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l exact -d 'Refuse a QUERY that matches more than one token instead of printing each one\'s code.'
+complete -c cloudsync -n '__cloudsync_at \'otp code\'' -s c -l clip -d 'Copy the code to the clipboard (cleared after 45 s) instead of printing it.'
 complete -c cloudsync -n '__cloudsync_arg \'otp code\' 0' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp verify

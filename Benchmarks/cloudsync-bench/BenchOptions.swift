@@ -4,7 +4,7 @@ struct BenchOptions {
     var quick = false
     /// Skip the 1,000,000-record zone (its build, peak-RSS fetch and incremental case).
     var skipMillion = false
-    /// Skip the local store's push, pull and sync (d).
+    /// Skip the local store's push, pull and sync (d) and the `store sync` process (e).
     var skipStore = false
     /// Also write the JSON document to this file.
     var jsonOut: String?
@@ -22,11 +22,13 @@ struct BenchOptions {
     var pageSize: Int?
     /// Synchronizer push batch size (nil: its default, 400).
     var batchSize: Int?
+    /// The installable `cloudsync` whose `store sync` process (e) times; nil: (e) not measured.
+    var cloudsync: String?
 
     static let usage = """
         usage: cloudsync-bench [--quick] [--skip-1m] [--skip-store] [--json-out FILE] [--runs N]
                                [--incremental-runs N] [--page-size N] [--batch-size N] [--sqlite3 PATH]
-                               [--work-dir DIR] [--keep-files]
+                               [--work-dir DIR] [--keep-files] [--cloudsync PATH]
 
         Benchmarks of the embedded cloud, the device fetch and the local store's sync (build in
         release mode; see scripts/bench). Progress goes to stderr; one JSON document with every
@@ -44,6 +46,9 @@ struct BenchOptions {
           --sqlite3 PATH        sqlite3 shell for the baseline (default /usr/bin/sqlite3)
           --work-dir DIR        parent folder of the temporary files (default /tmp)
           --keep-files          keep the temporary files
+          --cloudsync PATH      time `cloudsync store sync` as a process with this executable
+                                (20k and 100k pending records; 2k and 10k with --quick);
+                                scripts/bench passes the one of scripts/build-release
 
         scripts/bench then runs scripts/bench-backend (PostgreSQL and `cloudsync serve`, see its
         --help) with --quick, --skip-1m, --runs N and --postgres URL; --skip-backend skips it.
@@ -75,6 +80,7 @@ struct BenchOptions {
             case "--keep-files": keepFiles = true
             case "--work-dir": workBase = try value(argument)
             case "--sqlite3": sqlite3 = try value(argument)
+            case "--cloudsync": cloudsync = try value(argument)
             case "--runs": runs = try count(argument)
             case "--incremental-runs": incrementalRuns = try count(argument)
             case "--page-size": pageSize = try count(argument)

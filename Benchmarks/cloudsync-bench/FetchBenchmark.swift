@@ -3,10 +3,12 @@ import CloudSyncCore
 import CloudSyncDevice
 
 /// (b) Fetching every change of the saved zone into a fresh device with `ChangeFetcher`:
-/// records/s measured in this process (median of the runs), and the peak memory of the same
+/// records/s measured in this process (median of the runs) as a ratio to the sqlite3 shell
+/// inserting the same rows in the same run (save's baseline), and the peak memory of the same
 /// fetch run alone in a child process.
 struct FetchBenchmark {
-    static let targetRecordsPerSecond = 100_000.0
+    /// Fetch rate / the sqlite3 bulk insert's rate of the same rows (issue 16).
+    static let targetRatio = 0.8
 
     let options: BenchOptions
     let work: WorkDirectory
@@ -20,15 +22,21 @@ struct FetchBenchmark {
         var child: ChildMeasurement?
 
         var rate: Double { Double(records) / inProcess.median }
+        /// The rate as a ratio to the sqlite3 insert of the same rows (rows/s), measured in
+        /// the same run.
+        func ratio(to baselineRate: Double) -> Double { rate / baselineRate }
 
-        func json() -> JSONValue {
+        func json(baselineRate: Double) -> JSONValue {
             .object([
                 ("records", JSONFigures.int(records)),
                 ("page_size", JSONFigures.int(pageSize)),
                 ("runs", JSONFigures.int(inProcess.count)),
                 ("records_per_s", JSONFigures.rate(rate)),
-                ("target_records_per_s", JSONFigures.rate(FetchBenchmark.targetRecordsPerSecond)),
-                ("met", .bool(rate >= FetchBenchmark.targetRecordsPerSecond)),
+                ("sqlite3_rows_per_s", JSONFigures.rate(baselineRate)),
+                ("ratio", JSONFigures.number(ratio(to: baselineRate))),
+                ("target", .double(FetchBenchmark.targetRatio)),
+                ("met", .bool(ratio(to: baselineRate) >= FetchBenchmark.targetRatio)),
+                ("baseline", .string("save's sqlite3 insert of the same rows, same run")),
                 ("seconds", JSONFigures.seconds(inProcess)),
                 ("noise_relative_spread", JSONFigures.number(inProcess.relativeSpread)),
                 ("timed", .string("open a fresh DeviceStore + ChangeFetcher.fetch() of the whole database, in the bench process")),
@@ -68,7 +76,7 @@ struct FetchBenchmark {
         work.removeDatabase(device)
         result.child = child
         Log.line("  child process: \(Log.fixed(child.seconds, 3)) s fetch, peak RSS \(Log.fixed(child.peakMiB)) MB")
-        Log.line("  median: \(Int(result.rate)) records/s (target >= \(Int(FetchBenchmark.targetRecordsPerSecond)))")
+        Log.line("  median: \(Int(result.rate)) records/s")
         return result
     }
 }

@@ -26,8 +26,10 @@ struct SQLiteBaseline {
     static let statementShape = "BEGIN; INSERT INTO records(name, type, seq, fields) VALUES (?, ?, ?, ?) x rows; COMMIT;"
 
     /// Writes the insert script for `batches` and a script with only the preamble (to measure
-    /// the fixed cost of a sqlite3 process creating the schema).
-    static func prepare(sqlite3: String, batches: [[Record]], in work: WorkDirectory) throws -> SQLiteBaseline {
+    /// the fixed cost of a sqlite3 process creating the schema), as `name`.sql and
+    /// `name`-empty.sql.
+    static func prepare(sqlite3: String, batches: [[Record]], in work: WorkDirectory,
+                        name: String = "baseline") throws -> SQLiteBaseline {
         var script = preamble + "\nBEGIN;\n"
         script.reserveCapacity(batches.count * CloudLimits.maxRecordsPerModify * 140)
         var seq = 0
@@ -40,8 +42,8 @@ struct SQLiteBaseline {
             }
         }
         script += "COMMIT;\n"
-        let baseline = SQLiteBaseline(sqlite3: sqlite3, scriptPath: work.file("baseline.sql"),
-                                      emptyScriptPath: work.file("baseline-empty.sql"), rows: seq)
+        let baseline = SQLiteBaseline(sqlite3: sqlite3, scriptPath: work.file(name + ".sql"),
+                                      emptyScriptPath: work.file(name + "-empty.sql"), rows: seq)
         try FileIO.write(script, to: baseline.scriptPath)
         try FileIO.write(preamble + "\n", to: baseline.emptyScriptPath)
         return baseline

@@ -16,7 +16,8 @@ enum StoreWorkload {
     /// Puts per device transaction while building (each put stays its own history transaction).
     static let putsPerTransaction = 5_000
 
-    /// Creates the device file `path` whose local store holds records 0..<rows, each put with
+    /// Creates the device file `path` (or fills it, if it exists with an empty local store)
+    /// so that its local store holds records 0..<rows, each put with
     /// `DeviceStore.put` (its own history transaction, so each record is pending on its own);
     /// the puts are grouped in larger device transactions, only to write the file faster.
     /// The store is closed on return (its WAL checkpointed), so the file can be copied.

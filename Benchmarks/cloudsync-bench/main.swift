@@ -15,6 +15,7 @@ enum BenchMain {
             hidden[operation.runName] = { try ChildCommand.run(operation, $0) }
         }
         hidden[StoreWorkload.pendingDeviceCommand] = StoreWorkload.runPendingDevice
+        hidden[ProcessRelay.command] = ProcessRelay.run
         if let first = arguments.first, let subcommand = hidden[first] {
             do {
                 print(try subcommand(Array(arguments.dropFirst())).serialized())

@@ -7,7 +7,7 @@ import Glibc
 // `oathtool --totp` for one key, both timed in the same run, interleaved (with `cloudsync
 // --version`, the start-up floor of the same binary, to show what the command itself costs). Prints one JSON
 // document on stdout (and to --json-out FILE); progress on stderr. Target: the cloudsync
-// median at most 3 times oathtool's.
+// median at most 2.5 times oathtool's (issue 16; issue 6 had 3).
 
 func fail(_ message: String) -> Never {
     FileHandleError.write("otp-bench: \(message)\n")
@@ -76,6 +76,8 @@ guard Spawner.output([cloudsync, "otp", "import", file], environment: environmen
 
 // The measured commands: a case-insensitive issuer lookup in the middle of the store (every
 // exact rule is tried first), and oathtool for that token's key.
+/// The goal of issue 16: the cloudsync median at most this many times oathtool's.
+let targetRatio = 2.5
 let target = tokenCount / 2
 let ours = [cloudsync, "otp", "code", "service\(target)", "--quiet"]
 let theirs = [oathtool, "--totp", "--base32", secrets[target]]
@@ -116,7 +118,7 @@ let document = JSONValue.object([
     ("baseline", .string("oathtool --totp --base32 KEY")),
     ("cloudsync", timing(o)), ("oathtool", timing(t)),
     ("cloudsync_version_floor", timing(f)), ("otp_code_above_floor_ms", .double(o.median - f.median)),
-    ("ratio", .double(ratio)), ("target_ratio", .double(3)), ("met", .bool(ratio <= 3)),
+    ("ratio", .double(ratio)), ("target_ratio", .double(targetRatio)), ("met", .bool(ratio <= targetRatio)),
 ])
 print(document.prettyPrinted())
 if let out = options["json-out"] {
@@ -130,5 +132,5 @@ func fixed(_ x: Double) -> String {
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
-FileHandleError.write("cloudsync otp code: median \(fixed(o.median)) ms; oathtool: median \(fixed(t.median)) ms; ratio \(fixed(ratio)) (target ≤ 3)\n")
+FileHandleError.write("cloudsync otp code: median \(fixed(o.median)) ms; oathtool: median \(fixed(t.median)) ms; ratio \(fixed(ratio)) (target ≤ \(targetRatio))\n")
 FileHandleError.write("cloudsync --version (start-up floor): median \(fixed(f.median)) ms; otp code above it: \(fixed(o.median - f.median)) ms\n")

@@ -47,4 +47,16 @@ public final class CommandContext: @unchecked Sendable {
             return value
         }
     }
+
+    /// Releases what `memoized` kept (the cloud session, device stores, connections). The
+    /// dispatcher calls it when the command ends: a session refers back to its context, so
+    /// without this a REPL or script would keep every line's cloud connection open.
+    public func releaseMemoized() {
+        let released = lock.withLock { () -> [String: Any] in
+            let kept = cache
+            cache = [:]
+            return kept
+        }
+        _ = released  // dropped here, outside the lock: closing a connection may take a moment
+    }
 }

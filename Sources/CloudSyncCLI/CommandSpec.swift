@@ -18,6 +18,8 @@ public struct CommandSpec: Sendable {
     public let arguments: [ArgumentSpec]
     /// Worked examples for help.
     public let examples: [Example]
+    /// What the command prints with `--json` (the man page's JSON OUTPUT section).
+    public let jsonOutput: JSONOutput?
     /// Nested commands: `zone` has `create`, `list`, …
     public var subcommands: [CommandSpec] {
         switch table {
@@ -34,14 +36,15 @@ public struct CommandSpec: Sendable {
 
     /// Describes a command.
     public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
-                arguments: [ArgumentSpec] = [], examples: [Example] = [], subcommands: [CommandSpec] = [],
-                hidden: Bool = false, run: Run? = nil) {
+                arguments: [ArgumentSpec] = [], examples: [Example] = [], jsonOutput: JSONOutput? = nil,
+                subcommands: [CommandSpec] = [], hidden: Bool = false, run: Run? = nil) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.options = options
         self.arguments = arguments
         self.examples = examples
+        self.jsonOutput = jsonOutput
         self.table = .built(subcommands)
         self.hidden = hidden
         self.run = run
@@ -57,6 +60,7 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.arguments = []
         self.examples = examples
+        self.jsonOutput = nil
         self.table = .registered(registered)
         self.hidden = false
         self.run = nil

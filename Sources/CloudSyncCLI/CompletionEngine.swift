@@ -114,7 +114,7 @@ public struct CompletionEngine: Sendable {
             return .files
         case .values(let allowed):
             return .candidates(Self.filter(allowed.map { CompletionCandidate($0) }, prefix: prefix))
-        case .zoneName, .recordType, .recordName, .subscriptionID, .kvKey, .otpName:
+        case .live:
             guard liveValues.provides(kind), let settings = settings(for: position) else { return .candidates([]) }
             let query = LiveValueQuery(kind: kind, commandPath: position.names, arguments: position.parsedArguments,
                                        prefix: prefix, settings: settings, environment: environment)

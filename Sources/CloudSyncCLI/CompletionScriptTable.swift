@@ -58,7 +58,7 @@ struct CompletionScriptTable {
         case .none: .none
         case .file: .file
         case .values(let words): .words(words)
-        case .zoneName, .recordType, .recordName, .subscriptionID, .kvKey, .otpName: .live
+        case .live: .live
         }
     }
 

@@ -13,7 +13,7 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// The keys the file may set.
-    public static let keys = ["account", "device", "container", "environment", "cloud", "home", "token"]
+    public static let keys = SettingSpec.all.compactMap(\.configKey)
 
     /// The file's path.
     public var path: String

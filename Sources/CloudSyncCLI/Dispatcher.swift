@@ -30,7 +30,7 @@ public struct Dispatcher: Sendable {
                 let invocation = Invocation(dispatcher: dispatcher, environment: context.environment,
                                             output: context.output, isInteractive: context.isInteractive)
                 let status = invocation.showHelp(topic: arguments.arguments(HelpCommand.topicArgument),
-                                                 all: arguments.flag("all"))
+                                                 all: arguments.flag("all"), overrides: SettingsOverrides(arguments))
                 if status != 0 { throw CLIError.exit(status) }
             }
         }
@@ -65,24 +65,24 @@ public struct Dispatcher: Sendable {
 
     static let abstract = "CloudKit-style sync for Linux"
 
-    static let discussion = """
+    static var discussion: String { """
         Each invocation acts as one device of one account in one container of a cloud. The \
         global options choose them; each one is taken from the command-line flag, else from the \
-        environment (CLOUDSYNC_ACCOUNT, CLOUDSYNC_DEVICE, CLOUDSYNC_CONTAINER, \
-        CLOUDSYNC_ENVIRONMENT, CLOUDSYNC_CLOUD, CLOUDSYNC_HOME), else from the config file, else \
-        from the defaults.
+        environment (\(SettingSpec.all.filter { $0.isOption }.compactMap(\.variable).joined(separator: ", "))), \
+        else from the config file, else from the defaults.
 
         The config file is $CLOUDSYNC_CONFIG, else $XDG_CONFIG_HOME/cloudsync/config (by \
-        default ~/.config/cloudsync/config). It holds 'key = value' lines for the keys account, \
-        device, container, environment, cloud and home; lines starting with '#' or ';' are comments.
+        default ~/.config/cloudsync/config). It holds 'key = value' lines for the keys \
+        \(ConfigFile.keys.joined(separator: ", ")); lines starting with '#' or ';' are comments.
 
         A command that is not built in runs the executable cloudsync-<command> found on \
         $CLOUDSYNC_EXEC_PATH, then $PATH, with the resolved context exported as CLOUDSYNC_* \
-        variables.
+        variables, and CLOUDSYNC_JSON, CLOUDSYNC_QUIET and CLOUDSYNC_NO_COLOR set to 1 when \
+        --json, --quiet and --no-color (or NO_COLOR) are given.
 
         Without a command, cloudsync opens its REPL on a terminal, or runs the commands piped \
         into it, one per line (see 'cloudsync help repl').
-        """
+        """ }
 
     static let examples = [
         Example("cloudsync help -a", "List every command, plugins included."),

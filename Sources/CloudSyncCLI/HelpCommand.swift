@@ -1,6 +1,15 @@
 /// The builtin `help` command: `cloudsync help [-a] [<command>...]`.
 enum HelpCommand {
     static let name = "help"
+
+    /// `help --json`: a command's page, or with -a the list of commands and plugins.
+    static let jsonOutput = JSONOutput.document("A command's help page as data; with -a, every command and plugin.", [
+        ("?command", "The command's words."), ("?abstract", "Its one-line summary."), ("?discussion", "Its description."),
+        ("?usage", "Its usage forms."), ("?subcommands", "[{name, abstract}]."),
+        ("?options", "[{name, short, value, repeatable, help}]."), ("?arguments", "[{name, optional, repeating, help}]."),
+        ("?examples", "[{command, explanation}]."), ("?jsonOutput", "What it prints with --json: {form, summary, keys}, or null."),
+        ("?commands", "With -a: [{name, abstract}] of the builtin commands."), ("?plugins", "With -a: [{name, path}]."),
+    ])
     static let topicArgument = "command"
 
     static func spec(run: @escaping CommandSpec.Run) -> CommandSpec {
@@ -23,14 +32,16 @@ enum HelpCommand {
                 Example("cloudsync help zone create", "Explain 'cloudsync zone create'."),
                 Example("cloudsync help -a", "List every command, plugins included."),
             ],
+            jsonOutput: jsonOutput,
             run: run)
     }
 }
 
 extension Invocation {
     /// Prints the help page of `topic` (command words) to stdout, or lists every command with
-    /// `all`. Returns the exit status.
-    func showHelp(topic: [String], all: Bool) -> Int32 {
+    /// `all`. A plugin's help is its `--help`, run with the context resolved from `overrides`
+    /// exported as for any plugin run. Returns the exit status.
+    func showHelp(topic: [String], all: Bool, overrides: SettingsOverrides) -> Int32 {
         if all {
             listAll()
             return 0
@@ -45,7 +56,14 @@ extension Invocation {
             }
             if position == 0 {
                 if let plugin = PluginLocator(environment: environment).find(word) {
-                    return runChild(plugin, name: word, arguments: ["--help"], environment: environment)
+                    let settings: Settings
+                    do {
+                        settings = try resolveSettings(overrides)
+                    } catch {
+                        return reporter.report(error, usage: nil)
+                    }
+                    return runChild(plugin, name: word, arguments: ["--help"],
+                                    environment: settings.pluginEnvironment(base: environment))
                 }
                 return unknownCommand(word)
             }
@@ -58,7 +76,7 @@ extension Invocation {
         if output.isJSON {
             output.json(HelpJSON.render(spec, path: path))
         } else {
-            output.write(.text(HelpRenderer().render(spec, path: path)))
+            Pager.show(.text(HelpRenderer().render(spec, path: path)), output: output, environment: environment)
         }
         return 0
     }
@@ -96,6 +114,6 @@ extension Invocation {
         }
         lines.append("")
         lines.append("See '\(Dispatcher.programName) help <command>' to read about a command.")
-        output.write(.text(lines.joined(separator: "\n") + "\n"))
+        Pager.show(.text(lines.joined(separator: "\n") + "\n"), output: output, environment: environment)
     }
 }

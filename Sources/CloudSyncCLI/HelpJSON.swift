@@ -1,7 +1,8 @@
 import CloudSyncCore
 
 /// `help COMMAND --json` (and `COMMAND --help --json`): a command's help page as one JSON
-/// document: `{command, abstract, discussion, usage, subcommands, options, arguments, examples}`.
+/// document: `{command, abstract, discussion, usage, subcommands, options, arguments, examples,
+/// jsonOutput}` (`jsonOutput`: what the command prints with `--json`, or null).
 enum HelpJSON {
     static func render(_ spec: CommandSpec, path: [String]) -> JSONValue {
         let usage = UsageFormatter().forms(for: spec, path: path, prefixWidth: 0).map { JSONValue.string($0.joined(separator: " ")) }
@@ -27,6 +28,7 @@ enum HelpJSON {
             ("examples", .array(spec.examples.map {
                 .object([("command", .string($0.command)), ("explanation", .string($0.explanation))])
             })),
+            ("jsonOutput", spec.jsonOutput?.jsonValue ?? .null),
         ])
     }
 }

@@ -31,7 +31,8 @@ struct Invocation {
             return ExitCode.ok.rawValue
         }
         if parsed.flag("help") {
-            return showHelp(topic: parsed.names + (parsed.unresolvedCommand.map { [$0] } ?? []), all: false)
+            return showHelp(topic: parsed.names + (parsed.unresolvedCommand.map { [$0] } ?? []), all: false,
+                            overrides: SettingsOverrides(parsed.parsedArguments(bound: [:])))
         }
         if let error = parsed.error {
             return reporter.report(error, usage: usageContext(parsed.path))
@@ -51,7 +52,8 @@ struct Invocation {
         }
         guard let leaf = path.last else { return ExitCode.internalError.rawValue }
         if path.count == 1 && leaf.name == HelpCommand.name {
-            return showHelp(topic: parsed.positionals, all: parsed.flag("all"))
+            return showHelp(topic: parsed.positionals, all: parsed.flag("all"),
+                            overrides: SettingsOverrides(parsed.parsedArguments(bound: [:])))
         }
         guard let body = leaf.run else {
             // A group invoked without its subcommand: git prints usage and fails.
@@ -76,6 +78,7 @@ struct Invocation {
         let context = CommandContext(settings: settings, output: output, environment: environment,
                                      isInteractive: isInteractive)
         context.dispatcher = dispatcher
+        defer { context.releaseMemoized() }
         do {
             try body(context, arguments)
             return ExitCode.ok.rawValue
@@ -85,7 +88,11 @@ struct Invocation {
     }
 
     private func resolveSettings(_ arguments: ParsedArguments) throws(CLIError) -> Settings {
-        try Settings.resolve(overrides: SettingsOverrides(arguments), environment: environment,
+        try resolveSettings(SettingsOverrides(arguments))
+    }
+
+    func resolveSettings(_ overrides: SettingsOverrides) throws(CLIError) -> Settings {
+        try Settings.resolve(overrides: overrides, environment: environment,
                              stdoutIsTTY: output.isTTY) { output.warning("\($0)") }
     }
 
@@ -107,9 +114,8 @@ struct Invocation {
         } catch {
             return reporter.report(error, usage: nil)
         }
-        var childEnvironment = environment.merging(settings.exportedEnvironment()) { $1 }
-        if parsed.flag("no-color") { childEnvironment["NO_COLOR"] = "1" }
-        return runChild(executable, name: name, arguments: parsed.remaining, environment: childEnvironment)
+        return runChild(executable, name: name, arguments: parsed.remaining,
+                        environment: settings.pluginEnvironment(base: environment))
     }
 
     /// Runs an executable with our stdout/stderr and returns its status.

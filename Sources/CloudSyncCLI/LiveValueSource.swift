@@ -33,9 +33,10 @@ public struct LiveValueQuery: Sendable {
 }
 
 /// The providers of live completion values (zone names, record types, subscription IDs, KV
-/// keys, OTP names, …), one per `CompletionKind`. The REPL and `cloudsync __complete` ask it
-/// for every live kind of the command table; a command family that adds a kind adds its
-/// provider in the executable with `adding(_:_:)`.
+/// keys, OTP names, …), one per live `CompletionKind`. The REPL and `cloudsync __complete` ask
+/// it for every live kind of the command table. A kind carries its own provider
+/// (`LiveCompletion.provider`), so a family that adds a kind declares it in its own module;
+/// `adding(_:_:)` replaces a kind's provider (tests do).
 ///
 /// Providers should be quick and must not change anything; an error means "no candidates".
 public struct LiveValueSource: Sendable {
@@ -56,12 +57,16 @@ public struct LiveValueSource: Sendable {
         return copy
     }
 
-    /// True if some provider answers `kind`.
-    public func provides(_ kind: CompletionKind) -> Bool { providers[kind] != nil }
+    /// True if some provider answers `kind`: one added here, else the kind's own.
+    public func provides(_ kind: CompletionKind) -> Bool { provider(for: kind) != nil }
+
+    /// The provider of `kind`: one added here (which wins, so tests and the executable can
+    /// replace it), else the one the kind carries.
+    func provider(for kind: CompletionKind) -> Provider? { providers[kind] ?? kind.live?.provider }
 
     /// The values for `query`, deduplicated, in the provider's order; empty on any error.
     public func values(_ query: LiveValueQuery) -> [String] {
-        guard let provider = providers[query.kind], let values = try? provider(query) else { return [] }
+        guard let provider = provider(for: query.kind), let values = try? provider(query) else { return [] }
         var seen: Set<String> = []
         return values.filter { seen.insert($0).inserted }
     }

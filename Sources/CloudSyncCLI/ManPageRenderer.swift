@@ -133,6 +133,8 @@ public struct ManPageRenderer: Sendable {
         page.line("The global options of " + Self.reference(program) + " work with every command:")
         optionList(&page, root.visibleOptions)
 
+        jsonOutputSection(&page, commands)
+
         var examples: [Example] = []
         for spec in [family] + Self.descendants(family) {
             for example in spec.examples where !examples.contains(example) { examples.append(example) }
@@ -249,6 +251,35 @@ public struct ManPageRenderer: Sendable {
             page.text(Roff.text(HelpRenderer.argumentHelp(argument)))
         }
     }
+
+    /// JSON OUTPUT: what each command prints with --json (`CommandSpec.jsonOutput`).
+    private func jsonOutputSection(_ page: inout RoffPage, _ commands: [(CommandSpec, [String])]) {
+        let documented = commands.filter { $0.0.jsonOutput != nil }
+        guard !documented.isEmpty else { return }
+        page.section("JSON OUTPUT")
+        page.text(Roff.text(Self.jsonOutputIntroduction))
+        for (spec, path) in documented {
+            guard let output = spec.jsonOutput else { continue }
+            page.macro("SS", Roff.quoted(path.joined(separator: " ")))
+            let lead = output.formDescription.isEmpty ? output.summary : output.formDescription + " " + output.summary
+            page.text(Roff.text(lead))
+            for key in output.keys {
+                page.macro("TP")
+                page.line(Roff.bold(key.name) + (key.optional ? " (optional)" : ""))
+                page.text(Roff.text(key.help))
+            }
+        }
+    }
+
+    /// The paragraph that opens every JSON OUTPUT section.
+    static let jsonOutputIntroduction = """
+        With --json each command prints the shape below on stdout (pretty-printed on a terminal, \
+        compact otherwise; NDJSON streams one compact object per line), and an error as \
+        {"error": {"serverErrorCode", "reason", "retryAfter"}} on stderr, with "ckErrorCode" (and \
+        the record's or zone's ID) when the cloud gave them. Records are Apple's record dictionary (recordName, recordType, fields, \
+        zoneID, ...) and zones Apple's zone dictionary (zoneID, syncToken, atomic, plus \
+        capabilities and recordCount). Only the keys listed are printed at the top level.
+        """
 
     private func examplesSection(_ page: inout RoffPage, _ examples: [Example]) {
         page.section("EXAMPLES")

@@ -31,23 +31,9 @@ public enum ManualFacts {
         }
     }
 
-    /// The environment variables cloudsync reads.
-    public static let environment: [Entry] = [
-        Entry(term: "CLOUDSYNC_ACCOUNT", text: "The account to act as, if --account is not given."),
-        Entry(term: "CLOUDSYNC_DEVICE", text: "The device to act as, if --device is not given."),
-        Entry(term: "CLOUDSYNC_CONTAINER", text: "The container, if --container is not given."),
-        Entry(term: "CLOUDSYNC_ENVIRONMENT",
-              text: "development or production, if --environment is not given (default development)."),
-        Entry(term: "CLOUDSYNC_CLOUD", text: "The cloud URL, if --cloud is not given."),
-        Entry(term: "CLOUDSYNC_HOME", text: "Where local state lives, if --home is not given."),
-        Entry(term: "CLOUDSYNC_TOKEN",
-              text: "The token sent to an http(s):// cloud (before the config file's token and 'cloudsync login')."),
-        Entry(term: "CLOUDSYNC_CA_FILE", text: "PEM certificates to trust for an https:// cloud instead of the system's."),
-        Entry(term: "CLOUDSYNC_CONFIG", text: "The config file (default $XDG_CONFIG_HOME/cloudsync/config)."),
-        Entry(term: "CLOUDSYNC_EXEC_PATH",
-              text: "Colon-separated folders searched for cloudsync-<command> plugins before $PATH."),
-        Entry(term: "CLOUDSYNC_HISTORY",
-              text: "The REPL history file (default $XDG_STATE_HOME/cloudsync/history); /dev/null turns history off."),
+    /// The environment variables cloudsync reads: the settings' variables (`SettingSpec.all`), then those of other programs that cloudsync honours.
+    public static let environment: [Entry] = SettingSpec.all.compactMap(\.manualEntry) + [
+        Entry(term: "PAGER", text: "The pager for help when CLOUDSYNC_PAGER is not set."),
         Entry(term: "XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME",
               text: "Base folders for data, config and state (default ~/.local/share, ~/.config, ~/.local/state)."),
         Entry(term: "NO_COLOR", text: "If set and not empty, the output is never colored."),
@@ -61,6 +47,8 @@ public enum ManualFacts {
               text: "The embedded cloud, shared by every device on this machine."),
         Entry(term: "$CLOUDSYNC_HOME/devices/<account>/<device>.sqlite",
               text: "One device's cached records and change tokens (mode 0600, folders 0700)."),
+        Entry(term: "$CLOUDSYNC_HOME/devices/<account>/public/<device>.sqlite",
+              text: "One device's public store: the record types of the public database it mirrors (store sync --database public)."),
         Entry(term: "$XDG_CONFIG_HOME/cloudsync/config",
               text: "The config file: 'key = value' lines for account, device, container, cloud, home and token."),
         Entry(term: "$XDG_STATE_HOME/cloudsync/logins/",

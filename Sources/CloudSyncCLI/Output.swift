@@ -19,6 +19,9 @@ public final class Output: @unchecked Sendable {
     public let standardError: Int32
     /// True if stdout is a terminal: JSON is pretty-printed, output is line-buffered.
     public let isTTY: Bool
+    /// The columns of the terminal stdout is, or nil when stdout is not a terminal. Text is cut
+    /// to fit only when this is set (`fitted`, `table(_:_:fitting:)`): piped output is never cut.
+    public let terminalWidth: Int?
     private let stderrIsTTY: Bool
     private let lock = Lock()
     private var buffer: [UInt8] = []
@@ -35,11 +38,15 @@ public final class Output: @unchecked Sendable {
     ///   - quiet: `--quiet` mode.
     ///   - color: whether to use ANSI colors.
     ///   - isTTY: whether stdout is a terminal; nil asks `isatty`.
+    ///   - width: the terminal's columns when stdout is one; nil asks the terminal (`TIOCGWINSZ`,
+    ///     else `$COLUMNS`, else 80). Ignored when stdout is not a terminal.
     public init(stdout: Int32 = STDOUT_FILENO, stderr: Int32 = STDERR_FILENO, json: Bool = false,
-                quiet: Bool = false, color: Bool = false, isTTY: Bool? = nil) {
+                quiet: Bool = false, color: Bool = false, isTTY: Bool? = nil, width: Int? = nil) {
         standardOutput = stdout
         standardError = stderr
-        self.isTTY = isTTY ?? SystemInfo.isTerminal(stdout)
+        let stdoutIsTTY = isTTY ?? SystemInfo.isTerminal(stdout)
+        self.isTTY = stdoutIsTTY
+        terminalWidth = stdoutIsTTY ? max(width ?? SystemInfo.terminalWidth(stdout), 20) : nil
         stderrIsTTY = isTTY ?? SystemInfo.isTerminal(stderr)
         jsonMode = json
         quietMode = quiet
@@ -112,12 +119,23 @@ public final class Output: @unchecked Sendable {
 
     /// Aligned columns for humans: the header (bold when colored), then the rows. Every cell is
     /// one value (escaped, so it stays on its line and in its column); columns are separated by
-    /// two spaces; short rows are padded.
-    public func table(_ header: [String], _ rows: [[String]]) {
+    /// two spaces; short rows are padded. With `fitting`, that column's cells are cut (ending in
+    /// `…`) so that rows fit the terminal's width; only on a terminal, never when piped.
+    public func table(_ header: [String], _ rows: [[String]], fitting column: Int? = nil) {
         let columns = max(header.count, rows.map(\.count).max() ?? 0)
         guard columns > 0 else { return }
         let header = header.map(TerminalEscaping.escapeValue)
-        let rows = rows.map { $0.map(TerminalEscaping.escapeValue) }
+        var rows = rows.map { $0.map(TerminalEscaping.escapeValue) }
+        if let column, column < columns, let terminalWidth {
+            var others = 2 * (columns - 1)
+            for index in 0..<columns where index != column {
+                others += ([header] + rows).map { index < $0.count ? $0[index].count : 0 }.max() ?? 0
+            }
+            let room = max(terminalWidth - others, Self.minimumFittedWidth)
+            for index in rows.indices where column < rows[index].count {
+                rows[index][column] = Self.cut(rows[index][column], to: room)
+            }
+        }
         var widths = [Int](repeating: 0, count: columns)
         for row in [header] + rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
@@ -136,6 +154,21 @@ public final class Output: @unchecked Sendable {
         if !header.isEmpty { text += TerminalText.styled(render(header), .bold).rendered(color: useColor) + "\n" }
         for row in rows { text += render(row) + "\n" }
         writeBytes(text)
+    }
+
+    /// `value` cut (ending in `…`) so that it fits the terminal after `used` columns of the line;
+    /// unchanged when stdout is not a terminal. At least `minimumFittedWidth` columns are kept.
+    public func fitted(_ value: String, after used: Int = 0) -> String {
+        guard let terminalWidth else { return value }
+        return Self.cut(value, to: max(terminalWidth - used, Self.minimumFittedWidth))
+    }
+
+    /// The fewest columns `fitted` and `table(_:_:fitting:)` cut a value to, however narrow
+    /// the terminal.
+    public static let minimumFittedWidth = 12
+
+    static func cut(_ value: String, to width: Int) -> String {
+        value.count > width ? String(value.prefix(max(width - 1, 0))) + "…" : value
     }
 
     /// `text` as one value in the style, colored when color is on (interpolate it in a line).

@@ -29,10 +29,25 @@ public enum ProcessRunner {
     ///   - environment: the child's whole environment.
     ///   - stdout: the descriptor that becomes the child's stdout.
     ///   - stderr: the descriptor that becomes the child's stderr.
+    ///   - stdin: the descriptor that becomes the child's stdin (inherited by default).
+    ///   - newSession: start the child in a session of its own (`setsid`), without a
+    ///     controlling terminal, so that closing the terminal does not stop it or what it leaves
+    ///     running in the background.
     /// - Returns: the exit status, or 128 + the signal number if a signal killed the child.
     public static func run(_ path: String, argv0: String? = nil, arguments: [String],
                            environment: [String: String], stdout: Int32 = STDOUT_FILENO,
-                           stderr: Int32 = STDERR_FILENO) throws(Failure) -> Int32 {
+                           stderr: Int32 = STDERR_FILENO, stdin: Int32 = STDIN_FILENO,
+                           newSession: Bool = false) throws(Failure) -> Int32 {
+        try wait(start(path, argv0: argv0, arguments: arguments, environment: environment, stdout: stdout,
+                       stderr: stderr, stdin: stdin, newSession: newSession))
+    }
+
+    /// Starts a child as `run` does, without waiting for it: the caller must `wait` for the
+    /// returned process id.
+    public static func start(_ path: String, argv0: String? = nil, arguments: [String],
+                             environment: [String: String], stdout: Int32 = STDOUT_FILENO,
+                             stderr: Int32 = STDERR_FILENO, stdin: Int32 = STDIN_FILENO,
+                             newSession: Bool = false) throws(Failure) -> pid_t {
         let argv = CStringArray([argv0 ?? path] + arguments)
         let envp = CStringArray(environment.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value })
         defer {
@@ -43,6 +58,7 @@ public enum ProcessRunner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if stdin != STDIN_FILENO { posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO) }
         if stdout != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, stdout, STDOUT_FILENO) }
         if stderr != STDERR_FILENO { posix_spawn_file_actions_adddup2(&actions, stderr, STDERR_FILENO) }
 
@@ -54,7 +70,8 @@ public enum ProcessRunner {
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+                                                     | (newSession ? posixSpawnSetSID : 0)))
 
         // ETXTBSY: the program was written a moment ago and a process forked meanwhile (by
         // this process or another) still holds a write handle on it until its own exec closes
@@ -68,13 +85,22 @@ public enum ProcessRunner {
             spawned = posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
         }
         guard spawned == 0 else { throw .spawnFailed(path: path, errno: spawned) }
+        return pid
+    }
 
+    /// Waits for a child started by `start` and returns its exit status (128 + the signal
+    /// number if a signal killed it).
+    public static func wait(_ pid: pid_t) throws(Failure) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { throw .waitFailed(errno: errno) }
         }
         return exitStatus(status)
     }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (since 2.26), which `spawn.h` declares only under
+    /// `_GNU_SOURCE`, so Swift's Glibc module does not import it.
+    static let posixSpawnSetSID: Int32 = 0x80
 
     /// The signals a child gets back at their default action (with an empty signal mask): every
     /// standard signal this process or whoever started it may have ignored (SIGPIPE, SIGTERM,

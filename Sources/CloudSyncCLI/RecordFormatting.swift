@@ -16,19 +16,19 @@ public enum RecordFormatting {
         case .reference(let r):
             return "→\(r.recordID.recordName)" + (r.action == .deleteSelf ? " (delete-self)" : "")
         case .location(let l): return "\(l.latitude),\(l.longitude)"
-        case .asset(let a): return "asset \(a.checksum.prefix(12))… (\(a.size) bytes)"
+        case .asset(let a): return "asset \(a.checksum) (\(a.size) bytes)"
         case .encryptedBytes(let b): return "<encrypted, \(b.count) bytes>"
         case .list(_, let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
         }
     }
 
     /// `name=value` pairs in field-name order, on one line: names and values are escaped
-    /// (`TerminalEscaping.escapeValue`) before the text is cut to `maxWidth`.
-    public static func fieldSummary(_ record: Record, maxWidth: Int = 60) -> String {
-        let text = record.fields.sorted { $0.key < $1.key }
+    /// (`TerminalEscaping.escapeValue`). Never cut here: a terminal's width is applied by
+    /// `Output.fitted` or `Output.table(_:_:fitting:)`, and piped text stays whole.
+    public static func fieldSummary(_ record: Record) -> String {
+        record.fields.sorted { $0.key < $1.key }
             .map { TerminalEscaping.escapeValue($0.key) + "=" + TerminalEscaping.escapeValue(describe($0.value)) }
             .joined(separator: " ")
-        return text.count > maxWidth ? String(text.prefix(maxWidth - 1)) + "…" : text
     }
 
     /// A multi-line block, as `record get` prints it; names and values are escaped when printed.

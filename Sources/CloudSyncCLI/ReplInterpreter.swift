@@ -120,8 +120,11 @@ public final class ReplInterpreter {
         case "use":
             return .ran(use(Array(command.dropFirst())))
         default:
-            let status = run(Array(command), location: location)
-            if first == HelpCommand.name && command.count == 1 && status == 0 && !lineFlags.contains("--json") {
+            // A bare `help` is followed by the session's own section: it is not paged, so the
+            // two read as one page (help on a command is paged as anywhere on a terminal).
+            let bareHelp = first == HelpCommand.name && command.count == 1
+            let status = run(Array(command), location: location, unpaged: bareHelp)
+            if bareHelp && status == 0 && !lineFlags.contains("--json") {
                 output.write(.text(Self.sessionHelp))
                 output.flush()
             }
@@ -130,8 +133,10 @@ public final class ReplInterpreter {
     }
 
     /// Runs a command line of the table in the session's context.
-    private func run(_ words: [String], location: String?) -> Int32 {
+    private func run(_ words: [String], location: String?, unpaged: Bool = false) -> Int32 {
         output.flush()
+        var environment = environment
+        if unpaged { environment["CLOUDSYNC_PAGER"] = "cat" }
         switch runner {
         case .inProcess:
             let lineOutput = Output()

@@ -46,7 +46,9 @@ public struct SettingsOverrides: Sendable, Hashable {
 }
 
 extension Settings {
-    /// Resolves the global context: flag > environment (`CLOUDSYNC_*`) > config file > defaults.
+    /// Resolves the global context: flag > environment (`CLOUDSYNC_*`) > config file > defaults,
+    /// with the names of `SettingSpec.all`; the flags `--json`, `--quiet` and `--no-color` are
+    /// also on when their variable is set (not empty or `0`).
     ///
     /// The config file is `$CLOUDSYNC_CONFIG`, else `$XDG_CONFIG_HOME/cloudsync/config`, else
     /// `~/.config/cloudsync/config`. Its problems are passed to `warning` (one line each,
@@ -74,13 +76,13 @@ extension Settings {
         for message in config.warnings { warning(message) }
 
         /// The winning value and a phrase naming where it came from.
-        func pick(_ flag: String?, _ option: String, _ variable: String, _ key: String) throws(CLIError) -> (String, String)? {
+        func pick(_ flag: String?, _ setting: SettingSpec) throws(CLIError) -> (String, String)? {
             if let flag {
-                guard !flag.isEmpty else { throw .usage("--\(option) needs a non-empty value") }
-                return (flag, "--\(option)")
+                guard !flag.isEmpty else { throw .usage("--\(setting.name) needs a non-empty value") }
+                return (flag, "--\(setting.name)")
             }
-            if let value = env(variable) { return (value, "$\(variable)") }
-            if let entry = config.entries[key] { return (entry.value, "\(configPath):\(entry.line)") }
+            if let variable = setting.variable, let value = env(variable) { return (value, "$\(variable)") }
+            if let key = setting.configKey, let entry = config.entries[key] { return (entry.value, "\(configPath):\(entry.line)") }
             return nil
         }
         func name(_ picked: (String, String)?, _ what: String, default: () -> String) throws(CLIError) -> String {
@@ -90,13 +92,13 @@ extension Settings {
             }
             return value
         }
-        let account = try name(pick(overrides.account, "account", "CLOUDSYNC_ACCOUNT", "account"), "account") {
+        let account = try name(pick(overrides.account, .account), "account") {
             defaultAccount
         }
-        let device = try name(pick(overrides.device, "device", "CLOUDSYNC_DEVICE", "device"), "device") {
+        let device = try name(pick(overrides.device, .device), "device") {
             SystemInfo.shortHostName()
         }
-        let pickedContainer = try pick(overrides.container, "container", "CLOUDSYNC_CONTAINER", "container")
+        let pickedContainer = try pick(overrides.container, .container)
         if let (value, source) = pickedContainer {
             do throws(CloudError) {
                 try NameRules.validateContainerIdentifier(value)
@@ -106,30 +108,32 @@ extension Settings {
         }
         let container = pickedContainer?.0 ?? defaultContainer
         var cloudEnvironment = CloudEnvironment.development
-        if let (value, source) = try pick(overrides.environment, "environment", "CLOUDSYNC_ENVIRONMENT", "environment") {
+        if let (value, source) = try pick(overrides.environment, .environment) {
             guard let parsed = CloudEnvironment(argument: value) else {
                 throw .usage("unknown environment \(NameRules.quoted(value)) (from \(source)); use development or production")
             }
             cloudEnvironment = parsed
         }
-        var home = try pick(overrides.home, "home", "CLOUDSYNC_HOME", "home")?.0 ?? dataHome + "/cloudsync"
+        var home = try pick(overrides.home, .home)?.0 ?? dataHome + "/cloudsync"
         if home == "~" {
             home = base
         } else if home.hasPrefix("~/") {
             home = base + home.dropFirst()
         }
-        let pickedCloud = try pick(overrides.cloud, "cloud", "CLOUDSYNC_CLOUD", "cloud")
+        let pickedCloud = try pick(overrides.cloud, .cloud)
         let cloud = pickedCloud?.0 ?? defaultCloudURL(home: home)
         do throws(CloudError) {
             _ = try CloudLocator(parsing: cloud)
         } catch {
             throw .usage("\(error.reason) (from \(pickedCloud?.1 ?? "the default under \(home)"))")
         }
-        let noColorEnv = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        let color = stdoutIsTTY && !overrides.noColor && !noColorEnv && environment["TERM"] != "dumb"
+        let noColorEnv = (environment["NO_COLOR"].map { !$0.isEmpty } ?? false) || SettingSpec.noColor.isOn(in: environment)
+        let noColor = overrides.noColor || noColorEnv
+        let color = stdoutIsTTY && !noColor && environment["TERM"] != "dumb"
         return Settings(account: account, device: device, container: container, environment: cloudEnvironment,
                         cloudURL: cloud, home: home,
-                        configPath: configPath, stateDirectory: stateHome + "/cloudsync", json: overrides.json,
-                        quiet: overrides.quiet, color: color)
+                        configPath: configPath, stateDirectory: stateHome + "/cloudsync",
+                        json: overrides.json || SettingSpec.json.isOn(in: environment),
+                        quiet: overrides.quiet || SettingSpec.quiet.isOn(in: environment), color: color, noColor: noColor)
     }
 }

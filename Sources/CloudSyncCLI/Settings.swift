@@ -31,6 +31,9 @@ public struct Settings: Sendable, Hashable {
     public var quiet: Bool
     /// Whether to use ANSI colors: stdout is a terminal and neither `--no-color` nor `NO_COLOR`.
     public var color: Bool
+    /// `--no-color` was given or `NO_COLOR` is set: the user asked for no colors, whatever the
+    /// terminal (exported to plugins as `CLOUDSYNC_NO_COLOR`).
+    public var noColor: Bool
 
     /// The default account name.
     public static let defaultAccount = "default"
@@ -42,7 +45,7 @@ public struct Settings: Sendable, Hashable {
                 container: String = Settings.defaultContainer, environment: CloudEnvironment = .development,
                 cloudURL: String? = nil, home: String,
                 configPath: String = "", stateDirectory: String = "", json: Bool = false,
-                quiet: Bool = false, color: Bool = false) {
+                quiet: Bool = false, color: Bool = false, noColor: Bool = false) {
         self.account = account
         self.device = device
         self.container = container
@@ -54,20 +57,51 @@ public struct Settings: Sendable, Hashable {
         self.json = json
         self.quiet = quiet
         self.color = color
+        self.noColor = noColor
     }
 
-    /// The context as `CLOUDSYNC_*` variables, for plugins and child processes:
-    /// `CLOUDSYNC_ACCOUNT`, `CLOUDSYNC_DEVICE`, `CLOUDSYNC_CONTAINER`, `CLOUDSYNC_CLOUD`,
-    /// `CLOUDSYNC_HOME`, `CLOUDSYNC_ENVIRONMENT`.
+    /// The context as `CLOUDSYNC_*` variables, for plugins and child processes: the exported
+    /// value settings of `SettingSpec.all` (`CLOUDSYNC_ACCOUNT`, `CLOUDSYNC_DEVICE`,
+    /// `CLOUDSYNC_CONTAINER`, `CLOUDSYNC_ENVIRONMENT`, `CLOUDSYNC_CLOUD`, `CLOUDSYNC_HOME`).
     public func exportedEnvironment() -> [String: String] {
-        [
-            "CLOUDSYNC_ACCOUNT": account,
-            "CLOUDSYNC_DEVICE": device,
-            "CLOUDSYNC_CONTAINER": container,
-            "CLOUDSYNC_CLOUD": cloudURL,
-            "CLOUDSYNC_HOME": home,
-            "CLOUDSYNC_ENVIRONMENT": environment.rawValue,
-        ]
+        var exported: [String: String] = [:]
+        for setting in SettingSpec.all where setting.exported {
+            if case .value = setting.kind, let variable = setting.variable, let value = value(of: setting) {
+                exported[variable] = value
+            }
+        }
+        return exported
+    }
+
+    /// The environment of a plugin (`cloudsync-<name>`): `base` with the context of
+    /// `exportedEnvironment()` and the exported flags of `SettingSpec.all` (`CLOUDSYNC_JSON`,
+    /// `CLOUDSYNC_QUIET`, `CLOUDSYNC_NO_COLOR`), each `1` when set and absent otherwise (an
+    /// inherited value from an outer invocation is removed); `--no-color` also sets `NO_COLOR=1`.
+    public func pluginEnvironment(base: [String: String]) -> [String: String] {
+        var environment = base.merging(exportedEnvironment()) { $1 }
+        for setting in SettingSpec.all where setting.exported && setting.kind == .flag {
+            guard let variable = setting.variable else { continue }
+            environment[variable] = value(of: setting) == nil ? nil : "1"
+        }
+        if noColor && (environment["NO_COLOR"] ?? "").isEmpty { environment["NO_COLOR"] = "1" }
+        return environment
+    }
+
+    /// The resolved value of a setting of the context (`"1"` for a flag that is on), or nil for
+    /// one that is off or is not part of `Settings`.
+    public func value(of setting: SettingSpec) -> String? {
+        switch setting.name {
+        case SettingSpec.account.name: account
+        case SettingSpec.device.name: device
+        case SettingSpec.container.name: container
+        case SettingSpec.environment.name: environment.rawValue
+        case SettingSpec.cloud.name: cloudURL
+        case SettingSpec.home.name: home
+        case SettingSpec.json.name: json ? "1" : nil
+        case SettingSpec.quiet.name: quiet ? "1" : nil
+        case SettingSpec.noColor.name: noColor ? "1" : nil
+        default: nil
+        }
     }
 
     /// Where this device's state for the environment lives: `home` for development (as before
@@ -85,8 +119,16 @@ public struct Settings: Sendable, Hashable {
     /// The embedded cloud in `home`: `sqlite://<home>/cloud.sqlite` (`sqlite:<home>/…` for a
     /// relative home; `%` written as `%25`, since the URL's path is percent-decoded).
     public static func defaultCloudURL(home: String) -> String {
-        let path = (home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite")
-            .split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%25")
+        var path = home + (home.hasSuffix("/") ? "" : "/") + "cloud.sqlite"
+        // Every start resolves this: a plain loop, not split/joined, whose generic types the
+        // runtime would instantiate first (measurable in `otp code`).
+        if path.utf8.contains(UInt8(ascii: "%")) {
+            var escaped = ""
+            for character in path.unicodeScalars {
+                if character == "%" { escaped += "%25" } else { escaped.unicodeScalars.append(character) }
+            }
+            path = escaped
+        }
         return (path.hasPrefix("/") ? "sqlite://" : "sqlite:") + path
     }
 

@@ -131,7 +131,17 @@ public struct SyncVerb {
         let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
                                         adapter: adapter, options: options)
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
-        let report = try synchronizer.sync { progress in bar.show(progress) }
+        var report = try synchronizer.sync { progress in bar.show(progress) }
+        if try store.syncState(container: container, SyncVerb.sharedZonesKey) == "on" {
+            let shared = try syncSharedZones(context, session: session, store: store, options: options, forceData: forceData)
+            report.savedRecords += shared.savedRecords
+            report.deletedRecords += shared.deletedRecords
+            report.pulledChanges += shared.pulledChanges
+            report.pulledDeletions += shared.pulledDeletions
+            report.conflicts += shared.conflicts
+            report.failures.merge(shared.failures) { first, _ in first }
+            report.pendingAfter += shared.pendingAfter
+        }
         bar.finish()
         SyncVerb.print(report, context, turnedOn: turnedOn)
         if report.failures.count == 1, let (id, error) = report.failures.first {
@@ -152,11 +162,13 @@ public struct SyncVerb {
     /// Prints a sync report as text or JSON. `turnedOn`: for `sync on`, whether this run
     /// switched the account's flag on (false: it was on already); JSON then carries
     /// `syncEnabled` and `syncTurnedOn`.
-    public static func print(_ report: SyncReport, _ context: CommandContext, turnedOn: Bool? = nil) {
+    /// `extra`: members appended to the JSON report (the public mirror's scan figures).
+    public static func print(_ report: SyncReport, _ context: CommandContext, turnedOn: Bool? = nil,
+                             extra: [(String, JSONValue)] = []) {
         let out = context.output
         if out.isJSON {
             let toggle: [(String, JSONValue)] = turnedOn.map { [("syncEnabled", .bool(true)), ("syncTurnedOn", .bool($0))] } ?? []
-            out.json(.object(toggle + [
+            out.json(.object(toggle + extra + [
                 ("saved", .int(Int64(report.savedRecords))), ("deleted", .int(Int64(report.deletedRecords))),
                 ("pulledChanges", .int(Int64(report.pulledChanges))), ("pulledDeletions", .int(Int64(report.pulledDeletions))),
                 ("conflicts", .array(report.conflicts.map { conflict in

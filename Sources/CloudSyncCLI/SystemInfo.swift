@@ -5,6 +5,14 @@ enum SystemInfo {
     /// True if the descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// The columns of the terminal `fd` is: its window size, else `$COLUMNS`, else 80.
+    static func terminalWidth(_ fd: Int32) -> Int {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
+        return 80
+    }
+
     /// The host name up to its first dot, made into a valid device name (`localhost` if unknown).
     static func shortHostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)

@@ -39,8 +39,10 @@ public protocol CloudService: AnyObject, Sendable {
     /// Stores file contents by SHA-256 checksum (idempotent) and returns their references, to
     /// be put in ASSETID fields. Each asset is at most `CloudLimits.maxAssetSize`.
     func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference]
-    /// The contents of an asset of this database (`assetFileNotFound` when missing).
-    func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8]
+    /// The contents of an asset of this database (`assetFileNotFound` when missing). `record`
+    /// is the record the reference was read from: the shared database needs it (a participant
+    /// reads only the assets of records in zones shared with them); elsewhere it may be nil.
+    func fetchAsset(_ reference: AssetReference, of record: RecordID?, in database: DatabaseRequest) throws(CloudError) -> [UInt8]
 
     // MARK: Key-value store
 
@@ -72,4 +74,11 @@ public protocol CloudService: AnyObject, Sendable {
     func takeNotifications(for device: DeviceAddress, limit: Int) throws(CloudError) -> [CloudNotification]
     /// What a listener of `device` sleeps on between reads (see `NotificationWaiter`).
     func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter
+}
+
+extension CloudService {
+    /// The contents of an asset of a private or public database (no record needed there).
+    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        try fetchAsset(reference, of: nil, in: database)
+    }
 }

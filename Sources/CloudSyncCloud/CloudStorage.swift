@@ -181,6 +181,32 @@ public protocol CloudStorageTransaction {
     /// than its commit; a woken listener's `write` waits for this writer to commit).
     func wakeListeners(_ devices: Set<DeviceAddress>)
 
+    // MARK: Sharing (shares and participants in the owner's database, keyed by its `dbID`; the
+    // zones of a participant's shared database keyed by that database's `dbID`)
+
+    /// The login name of the account with this userRecordName, or nil.
+    func accountName(ofUserRecordName userRecordName: String) throws -> String?
+    /// The share of zone `zoneName`, or nil.
+    func share(zoneName: String, dbID: Int64) throws -> ShareRow?
+    /// Every share of the database, by zone name.
+    func shares(dbID: Int64) throws -> [ShareRow]
+    /// Stores (or replaces) a zone's share.
+    func putShare(_ row: ShareRow, dbID: Int64) throws
+    /// Deletes a zone's share and its participants.
+    func deleteShare(zoneName: String, dbID: Int64) throws
+    /// The participants of a zone's share, by userRecordName.
+    func shareParticipants(zoneName: String, dbID: Int64) throws -> [ShareParticipantRow]
+    /// Stores (or replaces) a participant of a zone's share.
+    func putShareParticipant(_ row: ShareParticipantRow, zoneName: String, dbID: Int64) throws
+    /// Removes a participant of a zone's share.
+    func deleteShareParticipant(_ userRecordName: String, zoneName: String, dbID: Int64) throws
+    /// Every zone row of a shared database (live or not), by owner, then zone name.
+    func sharedZones(dbID: Int64) throws -> [SharedZoneRow]
+    /// Stores a zone row of a shared database (replacing the one of the same owner and name).
+    func putSharedZone(_ row: SharedZoneRow, dbID: Int64) throws
+    /// Zone rows of a shared database changed after sequence `since`, in sequence order, at most `limit`.
+    func sharedZoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [SharedZoneRow]
+
     // MARK: Credentials (`cloudsync serve`'s tokens and server-to-server keys, per account)
 
     /// Stores a new credential (its ID is new).

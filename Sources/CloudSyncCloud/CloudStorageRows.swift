@@ -156,3 +156,54 @@ public struct CredentialRow: Sendable, Hashable {
         self.lastUsed = lastUsed
     }
 }
+
+/// A zone's share, as the owner's database stores it (one per zone).
+public struct ShareRow: Sendable, Hashable {
+    public var zoneName: String
+    public var title: String
+    public var publicPermission: SharePermission
+    /// The random part of the share's URL (32 hex digits).
+    public var token: String
+    public var created: Int64
+    public var modified: Int64
+
+    public init(zoneName: String, title: String, publicPermission: SharePermission, token: String, created: Int64,
+                modified: Int64) {
+        self.zoneName = zoneName
+        self.title = title
+        self.publicPermission = publicPermission
+        self.token = token
+        self.created = created
+        self.modified = modified
+    }
+}
+
+/// One participant of a share, in the owner's database.
+public struct ShareParticipantRow: Sendable, Hashable {
+    public var userRecordName: String
+    public var permission: SharePermission
+    public var accepted: Bool
+
+    public init(userRecordName: String, permission: SharePermission, accepted: Bool) {
+        self.userRecordName = userRecordName
+        self.permission = permission
+        self.accepted = accepted
+    }
+}
+
+/// A zone of a participant's shared database: which owner's zone, whether it is still shared
+/// with them, and the shared database's sequence of its last change.
+public struct SharedZoneRow: Sendable, Hashable {
+    public var owner: String
+    public var zoneName: String
+    /// False once the share ended for this participant.
+    public var live: Bool
+    public var dbSeq: Int64
+
+    public init(owner: String, zoneName: String, live: Bool, dbSeq: Int64) {
+        self.owner = owner
+        self.zoneName = zoneName
+        self.live = live
+        self.dbSeq = dbSeq
+    }
+}

@@ -23,6 +23,10 @@ public struct DatabaseRequest: Sendable, Hashable {
     public var deviceID: String
     /// The environment whose data and schema the call works on (default development).
     public var environment: CloudEnvironment
+    /// In the shared database: the userRecordName of the owner whose shared zone the call
+    /// addresses (`--owner`). Record calls may name the owner in their zone IDs instead; calls
+    /// on the shared database as a whole (its zone list, changes, subscriptions) take none.
+    public var sharedOwner: String?
 
     public init(container: String, scope: DatabaseScope, userRecordName: String, deviceID: String,
                 environment: CloudEnvironment = .development) {
@@ -31,6 +35,24 @@ public struct DatabaseRequest: Sendable, Hashable {
         self.userRecordName = userRecordName
         self.deviceID = deviceID
         self.environment = environment
+        self.sharedOwner = nil
+    }
+
+    /// A request naming the owner of the shared zones it addresses (see `sharedOwner`).
+    public init(container: String, scope: DatabaseScope, userRecordName: String, deviceID: String,
+                environment: CloudEnvironment, sharedOwner: String?) {
+        self.init(container: container, scope: scope, userRecordName: userRecordName, deviceID: deviceID,
+                  environment: environment)
+        self.sharedOwner = sharedOwner
+    }
+
+    /// This request addressing the shared zones of `owner` (a real userRecordName; the
+    /// current-user placeholder or an empty name leaves the request as it is).
+    public func owned(by owner: String) -> DatabaseRequest {
+        guard scope == .shared, !owner.isEmpty, owner != ZoneID.currentUserOwner else { return self }
+        var copy = self
+        copy.sharedOwner = owner
+        return copy
     }
 
     /// The container key the storage files this environment's data under (see
@@ -38,9 +60,9 @@ public struct DatabaseRequest: Sendable, Hashable {
     public var storageContainer: String { environment.storageContainer(container) }
 
     /// The owner of the zones of this database: the caller for the private database, the
-    /// default owner for the public one.
+    /// default owner for the public one, the sharing owner (`sharedOwner`) in the shared one.
     public var zoneOwner: String {
-        scope == .public ? ZoneID.currentUserOwner : userRecordName
+        scope == .public ? ZoneID.currentUserOwner : (sharedOwner ?? userRecordName)
     }
 
     /// The ID of a zone of this database.
@@ -204,6 +226,9 @@ public enum ZoneDeletionReason: String, Sendable, Hashable {
     case deleted
     /// Deleted by the user in iCloud settings.
     case purged
+    /// In the shared database only: the share ended for this participant (removed, left, or
+    /// the owner deleted the share or the zone). The zone and its records stay the owner's.
+    case unshared
 }
 
 /// Zone-level changes of a database since a token.

@@ -174,9 +174,9 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
         return try base.uploadAssets(contents, in: database)
     }
 
-    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+    public func fetchAsset(_ reference: AssetReference, of record: RecordID?, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
         try enter("fetchAsset")
-        return try base.fetchAsset(reference, in: database)
+        return try base.fetchAsset(reference, of: record, in: database)
     }
 
     public func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {

@@ -129,8 +129,8 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
         try retrying { () throws(CloudError) in try base.uploadAssets(contents, in: database) }
     }
 
-    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        try retrying { () throws(CloudError) in try base.fetchAsset(reference, in: database) }
+    public func fetchAsset(_ reference: AssetReference, of record: RecordID?, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        try retrying { () throws(CloudError) in try base.fetchAsset(reference, of: record, in: database) }
     }
 
     public func modifyKeyValues(_ writes: [KeyValueWrite], in database: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {

@@ -8,13 +8,14 @@ extension SQLiteCloudTransaction {
         modified_ms, modified_user, modified_device, seq, deleted, has_refs
         """
 
-    /// `keepingText`: also keep the fields column's text (for fetched changes).
-    func decodeRow(_ row: Statement, zoneID: ZoneID, keepingText: Bool = false) throws -> StoredRecord {
+    /// `keepingText`: also keep the fields column's text (for fetched changes). `hollow`: leave
+    /// the fields out (a version the fetching caller holds, see `KnownVersionsHint`).
+    func decodeRow(_ row: Statement, zoneID: ZoneID, keepingText: Bool = false, hollow: Bool = false) throws -> StoredRecord {
         let recordID = RecordID(recordName: row.string(0), zoneID: zoneID)
         let deleted = row.bool(11)
         var fields: [String: FieldValue] = [:]
         var text: String?
-        if !deleted, !row.isNull(3) {
+        if !deleted, !hollow, !row.isNull(3) {
             let bytes = row.withBytes(3) { Array($0) }
             fields = try RecordJSON.decodeFields(bytes: bytes)
             if keepingText { text = String(decoding: bytes, as: UTF8.self) }
@@ -77,9 +78,12 @@ extension SQLiteCloudTransaction {
         try statement.bind([dbID, zone.id, since, Int64(limit + 1)])
         defer { statement.reset() }
         var records: [StoredRecord] = []
+        let known = KnownVersionsHint.known
         while try statement.step() {
             if records.count == limit { return (records, true) }
-            records.append(try decodeRow(statement, zoneID: zoneID, keepingText: true))
+            let hollow = known.map { !statement.bool(11) && $0.holds(zone: zoneID.zoneName, name: statement.string(0),
+                                                                      tag: statement.optionalString(2) ?? "") } ?? false
+            records.append(try decodeRow(statement, zoneID: zoneID, keepingText: true, hollow: hollow))
         }
         return (records, false)
     }

@@ -10,7 +10,9 @@ extension ServiceCloud {
             throw CloudError(.limitExceeded, "an asset of \(blob.count) bytes is over the \(CloudLimits.maxAssetSize / 1_048_576) MB limit")
         }
         if request.scope == .shared {
-            throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
+            let shared = try sharedRequest(request, owners: [])
+            try read { tx in try requireWritableSharedZone(shared, tx) }
+            return try uploadAssets(contents, in: shared.ownerView)
         }
         let references = contents.map { AssetReference(checksum: SHA256.hex($0), size: Int64($0.count)) }
         try write { tx in
@@ -23,8 +25,13 @@ extension ServiceCloud {
         return references
     }
 
-    public func fetchAsset(_ reference: AssetReference, in request: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        try read { tx in
+    public func fetchAsset(_ reference: AssetReference, of record: RecordID?, in request: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        if request.scope == .shared {
+            let shared = try sharedRequest(request, owners: record.map { [$0.zoneID.ownerRecordName] } ?? [])
+            try requireSharedAsset(reference, of: record, shared)
+            return try fetchAsset(reference, of: nil, in: shared.ownerView)
+        }
+        return try read { tx in
             guard let db = try findDatabase(request, tx),
                   let data = try tx.assetData(checksum: reference.checksum, dbID: db.id) else {
                 throw CloudError(.assetFileNotFound, "asset \(reference.checksum.prefix(12))… is not in the cloud")

@@ -6,6 +6,7 @@ extension ServiceCloud {
         guard request.scope != .public else {
             throw CloudError(.invalidArguments, "the public database does not support change tracking; query it instead")
         }
+        if request.scope == .shared { return try fetchSharedDatabaseChanges(since: token, limit: limit, in: request) }
         let payload: TokenPayload?
         if let token { payload = try ChangeTokenCodec.decode(token.rawValue, expecting: .database) } else { payload = nil }
         let pageSize = max(1, min(limit, CloudLimits.maxPageSize))
@@ -52,6 +53,11 @@ extension ServiceCloud {
         guard zoneName != ZoneID.defaultZoneName else {
             throw CloudError(.invalidArguments,
                              "_defaultZone does not track changes (no fetchChanges capability); keep synced records in a custom zone")
+        }
+        if request.scope == .shared {
+            let shared = try sharedRequest(request, owners: [])
+            try read { tx in try requireSharedRead(shared, zoneName: zoneName, tx) }
+            return try fetchZoneChanges(zoneName, since: token, limit: limit, in: shared.ownerView)
         }
         let payload: TokenPayload?
         if let token { payload = try ChangeTokenCodec.decode(token.rawValue, expecting: .zone) } else { payload = nil }

@@ -54,9 +54,15 @@ extension ServiceCloud {
     /// A stored subscription that cannot be read back (damaged, or written past validation with
     /// a predicate too deep to evaluate) is skipped and logged (`CloudLog`): one account's
     /// subscription never fails another account's write.
-    func activeSubscriptions(dbID: Int64, zoneName: String, _ tx: any CloudStorageTransaction) throws -> [ActiveSubscription] {
+    ///
+    /// In a participant's shared database (`request` of scope shared, with the zone's owner), a
+    /// subscription of a zone of another owner with the same name is not concerned.
+    func activeSubscriptions(dbID: Int64, zoneName: String, request: DatabaseRequest,
+                             _ tx: any CloudStorageTransaction) throws -> [ActiveSubscription] {
         try tx.subscriptionsConcerning(zoneName: zoneName, dbID: dbID).compactMap { row in
-            readableSubscription(row).map { ActiveSubscription(owner: row.owner, subscription: $0) }
+            guard let subscription = readableSubscription(row) else { return nil }
+            if request.scope == .shared, let owner = subscription.zoneOwner, owner != request.sharedOwner { return nil }
+            return ActiveSubscription(owner: row.owner, subscription: subscription)
         }
     }
 
@@ -66,16 +72,18 @@ extension ServiceCloud {
 
     /// Enqueues the notifications of the records one modify call saved and deleted in one zone.
     /// `modifyZone` calls it inside its transaction once the zone's changes are written.
-    func enqueueRecordNotifications(zone: ZoneRow, dbID: Int64, request: DatabaseRequest, saved: [Record],
-                                    deleted: [RecordID], _ tx: any CloudStorageTransaction) throws {
-        let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zone.name, tx)
+    /// `recordsDbID`: the database holding the zone's records when the subscriptions are of
+    /// another (a participant's shared database); nil when they are the same.
+    func enqueueRecordNotifications(zone: ZoneRow, dbID: Int64, recordsDbID: Int64? = nil, request: DatabaseRequest,
+                                    saved: [Record], deleted: [RecordID], _ tx: any CloudStorageTransaction) throws {
+        let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zone.name, request: request, tx)
         guard !subscriptions.isEmpty else { return }
         let zoneID = request.zoneID(zone.name)
         var events: [RecordEvent] = []
         if subscriptions.contains(where: { $0.subscription.query != nil }) {
             // Query subscriptions need each record's state before this call.
             let names = Set(saved.map(\.recordID.recordName) + deleted.map(\.recordName))
-            let images = tx.recordImagesBeforeTransaction(names, zone: zone, dbID: dbID, zoneID: zoneID)
+            let images = tx.recordImagesBeforeTransaction(names, zone: zone, dbID: recordsDbID ?? dbID, zoneID: zoneID)
             events = RecordEvent.list(saved: saved, deleted: deleted, images: images)
         }
         var fanOut = NotificationFanOut(transaction: tx, request: request, now: clock())
@@ -121,7 +129,7 @@ extension ServiceCloud {
     /// it inside their transaction.
     func enqueueZoneNotifications(zoneName: String, dbID: Int64, request: DatabaseRequest, deleted: Bool,
                                   _ tx: any CloudStorageTransaction) throws {
-        let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zoneName, tx)
+        let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zoneName, request: request, tx)
         guard !subscriptions.isEmpty else { return }
         var fanOut = NotificationFanOut(transaction: tx, request: request, now: clock())
         for active in subscriptions {

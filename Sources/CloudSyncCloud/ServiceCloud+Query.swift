@@ -9,7 +9,9 @@ extension ServiceCloud {
             throw CloudError(.invalidArguments, "query limit must be 1 to \(CloudLimits.maxPageSize), got \(limit)")
         }
         if request.scope == .shared {
-            throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
+            let shared = try sharedRequest(request, owners: [])
+            try read { tx in try requireSharedRead(shared, zoneName: query.zoneName, tx) }
+            return try queryRecords(query, in: shared.ownerView)
         }
         let db = try ensureDatabase(request)
         return try read { tx in

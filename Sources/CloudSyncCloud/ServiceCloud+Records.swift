@@ -4,6 +4,20 @@ extension ServiceCloud {
     // MARK: Modify
 
     public func modifyRecords(_ modify: ModifyRequest, in request: DatabaseRequest) throws(CloudError) -> ModifyResult {
+        if request.scope == .shared {
+            let ids = modify.saves.map(\.recordID) + modify.deletes
+            let shared = try sharedRequest(request, owners: ids.map(\.zoneID.ownerRecordName))
+            let zones = Set(ids.map(\.zoneID.zoneName))
+            return try modifyRecords(modify, in: shared.ownerView, sharedCaller: shared, sharedZones: zones)
+        }
+        return try modifyRecords(modify, in: request, sharedCaller: nil, sharedZones: [])
+    }
+
+    /// `modifyRecords` on a database; `sharedCaller`: a participant's call on shared zones of
+    /// the owner of `request` (its owner view), whose write permission is checked on
+    /// `sharedZones` in the writing transaction.
+    func modifyRecords(_ modify: ModifyRequest, in request: DatabaseRequest, sharedCaller: DatabaseRequest?,
+                       sharedZones: Set<String>) throws(CloudError) -> ModifyResult {
         let total = modify.saves.count + modify.deletes.count
         guard total <= CloudLimits.maxRecordsPerModify else {
             throw CloudError(.limitExceeded,
@@ -15,9 +29,6 @@ extension ServiceCloud {
             guard seen.insert(normalized).inserted else {
                 throw CloudError(.invalidArguments, "record '\(id.recordName)' appears twice in one modify call")
             }
-        }
-        if request.scope == .shared {
-            throw CloudError(.zoneNotFound, "the shared database has no zones until another user shares one")
         }
         // Group by zone, keeping the caller's order.
         var zoneOrder: [String] = []
@@ -34,6 +45,9 @@ extension ServiceCloud {
             deletesByZone[name, default: []].append(id)
         }
         return try write { tx in
+            if let sharedCaller {
+                for zoneName in sharedZones.sorted() { try requireSharedWrite(sharedCaller, zoneName: zoneName, tx) }
+            }
             let db = try ensureDatabase(request, tx)
             var result = ModifyResult()
             for zoneName in zoneOrder {
@@ -114,6 +128,8 @@ extension ServiceCloud {
                     try tx.advanceZoneAndDatabase(zone, dbID: dbID, seq: seq, countDelta: countDelta)
                     try enqueueRecordNotifications(zone: zone, dbID: dbID, request: request,
                                                    saved: zoneResult.saved, deleted: zoneResult.deleted, tx)
+                    try announceSharedZoneChange(zone: zone, dbID: dbID, request: request,
+                                                 saved: zoneResult.saved, deleted: zoneResult.deleted, tx)
                 }
             }
         } catch is AtomicRollback {
@@ -150,6 +166,7 @@ extension ServiceCloud {
         assert(encodedFields.map { (try? RecordJSON.decodeFields(bytes: Array($0.utf8))) == record.fields } ?? true,
                "encodedFields of \(record.recordID.recordName) are not its fields")
         try ServiceRules.validateSave(record)
+        try ServiceRules.refuseShareRecordChange(record.recordID.recordName, recordType: record.recordType, request: request)
         if request.scope == .public { try ServiceRules.validatePublicSave(record, caller: request.userRecordName) }
         let insertBlind = probe && policy == .ifServerRecordUnchanged && record.changeTag == nil
         let existing = insertBlind ? nil : try tx.loadRecord(record.recordID.recordName, zone: zone, dbID: dbID,
@@ -240,6 +257,7 @@ extension ServiceCloud {
               !existing.deleted else {
             throw CloudError(.unknownItem, "record '\(name)' does not exist in zone '\(zone.name)'")
         }
+        try ServiceRules.refuseShareRecordChange(name, recordType: existing.record.recordType, request: request)
         if request.scope == .public {
             let schema = try rulingSchema(request, tx)
             if schema?.recordType(named: existing.record.recordType)?.declaresGrants == true {
@@ -310,6 +328,17 @@ extension ServiceCloud {
     // MARK: Fetch
 
     public func fetchRecords(_ ids: [RecordID], in request: DatabaseRequest) throws(CloudError) -> [RecordID: Result<Record, CloudError>] {
+        if request.scope == .shared {
+            let shared = try sharedRequest(request, owners: ids.map(\.zoneID.ownerRecordName))
+            let readable = try read { tx in
+                try Set(ids.map(\.zoneID.zoneName)).filter { try sharedPermission(shared, zoneName: $0, tx) != nil }
+            }
+            var result = try fetchRecords(ids.filter { readable.contains($0.zoneID.zoneName) }, in: shared.ownerView)
+            for id in ids where !readable.contains(id.zoneID.zoneName) {
+                result[id] = .failure(notSharedError(id.zoneID.zoneName, recordID: id))
+            }
+            return result
+        }
         guard ids.count <= CloudLimits.maxRecordsPerModify else {
             throw CloudError(.limitExceeded, "fetch at most \(CloudLimits.maxRecordsPerModify) records at once, got \(ids.count)")
         }

@@ -28,10 +28,14 @@ extension ServiceCloud {
             let db = try ensureDatabase(request, tx)
             let now = clock()
             var saved: [Subscription] = []
-            for subscription in subscriptions {
-                if let zoneName = subscription.zoneName, try tx.findZone(zoneName, dbID: db.id) == nil {
+            for var subscription in subscriptions {
+                if request.scope == .shared, let zoneName = subscription.zoneName {
+                    subscription.zoneOwner = try sharedZoneOwner(of: subscription, zoneName: zoneName, request: request,
+                                                                 dbID: db.id, tx)
+                } else if let zoneName = subscription.zoneName, try tx.findZone(zoneName, dbID: db.id) == nil {
                     throw try missingZoneError(zoneName, dbID: db.id, request: request, tx)
                 }
+                if request.scope != .shared || subscription.zoneName == nil { subscription.zoneOwner = nil }
                 let created = try tx.subscriptionCreated(subscription.subscriptionID, owner: request.userRecordName,
                                                          dbID: db.id) ?? now
                 try tx.putSubscription(SubscriptionRow(
@@ -79,6 +83,31 @@ extension ServiceCloud {
             for id in unique {
                 try tx.deleteSubscription(id, owner: request.userRecordName, dbID: dbID)
             }
+        }
+    }
+
+    /// The owner of the shared zone a subscription of the shared database names: its own
+    /// `zoneOwner`, else the request's owner, else the one owner sharing a zone of that name
+    /// with the caller. The zone must be shared with the caller (`zoneNotFound` otherwise).
+    func sharedZoneOwner(of subscription: Subscription, zoneName: String, request: DatabaseRequest, dbID: Int64,
+                         _ tx: any CloudStorageTransaction) throws -> String {
+        func named(_ owner: String?) -> String? {
+            guard let owner, !owner.isEmpty, owner != ZoneID.currentUserOwner, owner != request.userRecordName else { return nil }
+            return owner
+        }
+        let owners = try tx.sharedZones(dbID: dbID).filter { $0.live && $0.zoneName == zoneName }.map(\.owner)
+        if let owner = named(subscription.zoneOwner) ?? named(request.sharedOwner) {
+            guard owners.contains(owner) else { throw notSharedError(zoneName, recordID: nil) }
+            return owner
+        }
+        switch Set(owners).count {
+        case 0:
+            throw notSharedError(zoneName, recordID: nil)
+        case 1:
+            return owners[0]
+        default:
+            throw CloudError(.invalidArguments,
+                             "zones named '\(zoneName)' are shared with you by \(Set(owners).count) accounts: name the zone's owner (--owner OWNER)")
         }
     }
 }

@@ -25,6 +25,7 @@ extension ServiceCloud {
     }
 
     public func fetchAllZones(in request: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
+        if request.scope == .shared { return try fetchSharedZones(in: request) }
         let db = try ensureDatabase(request)
         return try read { tx in try tx.liveZones(dbID: db.id) }.map { info($0, request: request) }
     }
@@ -40,6 +41,7 @@ extension ServiceCloud {
             let db = try ensureDatabase(request, tx)
             for name in names {
                 let zone = try requireZone(name, dbID: db.id, request: request, tx)
+                try endShare(zoneName: name, dbID: db.id, request: request, tx)
                 let dbSeq = try tx.nextDatabaseSeq(db.id)
                 try tx.deleteZone(zone, dbID: db.id, purge: purge, dbSeq: dbSeq)
                 try enqueueZoneNotifications(zoneName: name, dbID: db.id, request: request, deleted: true, tx)

@@ -58,8 +58,16 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
 
     // MARK: Databases and zones (shared helpers)
 
+    /// The owner of the database a request's rows live in: nobody for the public database, the
+    /// caller for their shared database (its zone list, changes and subscriptions), and for the
+    /// private database the caller, or the sharing owner of an `ownerView` (a participant's
+    /// call on a shared zone, run on the owner's private database).
     func owner(of request: DatabaseRequest) -> String {
-        request.scope == .public ? "" : request.userRecordName
+        switch request.scope {
+        case .public: ""
+        case .shared: request.userRecordName
+        case .private: request.sharedOwner ?? request.userRecordName
+        }
     }
 
     /// The database row, or nil if it was never used.
@@ -70,6 +78,10 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
     /// The database row, created with its `_defaultZone` on first use. Call inside a write transaction.
     func ensureDatabase(_ request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> DatabaseRow {
         if let row = try findDatabase(request, tx) { return row }
+        if request.scope == .private, request.sharedOwner != nil {
+            // Another account's database is never made on its behalf.
+            throw CloudError(.zoneNotFound, "the owner has no shared zones")
+        }
         return try tx.createDatabase(container: request.storageContainer, scope: request.scope, owner: owner(of: request),
                                      now: clock())
     }

@@ -78,6 +78,21 @@ public enum ServiceRules {
         }
     }
 
+    // MARK: Shares
+
+    /// Refuses a record call on a zone's share record (`cloudkit.zoneshare`, type
+    /// `cloudkit.share`): participants may not change the share (`permissionFailure`), and the
+    /// owner changes it through the share calls only (`invalidArguments`).
+    public static func refuseShareRecordChange(_ recordName: String, recordType: String,
+                                               request: DatabaseRequest) throws(CloudError) {
+        guard recordName == Share.recordName || recordType == Share.recordType else { return }
+        if request.sharedOwner != nil {
+            throw CloudError(.permissionFailure, "participants cannot change the share of a zone; only its owner can")
+        }
+        throw CloudError(.invalidArguments,
+                         "'\(Share.recordName)' (\(Share.recordType)) is the zone's share: change it with 'cloudsync share'")
+    }
+
     // MARK: Identities and messages in the public database
 
     /// Checks a record saved in the public database against the identity rules: a record

@@ -35,15 +35,21 @@ public struct Subscription: Sendable, Hashable {
     public var creationDate: Int64?
     /// When the cloud last stored it (ms since 1970); nil until saved.
     public var modificationDate: Int64?
+    /// In the shared database: the userRecordName of the owner of the zone it watches (zones of
+    /// two owners may have one name); nil elsewhere, and when it names no zone. Saving one in
+    /// the shared database without it takes the request's owner, or the one owner sharing a zone
+    /// of that name.
+    public var zoneOwner: String?
 
     /// A subscription to save.
     public init(subscriptionID: String, kind: Kind, notificationInfo: NotificationInfo = NotificationInfo(),
-                creationDate: Int64? = nil, modificationDate: Int64? = nil) {
+                creationDate: Int64? = nil, modificationDate: Int64? = nil, zoneOwner: String? = nil) {
         self.subscriptionID = subscriptionID
         self.kind = kind
         self.notificationInfo = notificationInfo
         self.creationDate = creationDate
         self.modificationDate = modificationDate
+        self.zoneOwner = zoneOwner
     }
 
     /// The zone a zone subscription watches, or the zone a query subscription is limited to.

@@ -14,7 +14,7 @@ extension Subscription {
         if let scope { pairs.append(("databaseScope", .string(scope.rawValue))) }
         if let zoneName {
             pairs.append(("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: zoneName,
-                                                                      ownerRecordName: zoneOwner ?? ZoneID.currentUserOwner))))
+                                                                      ownerRecordName: self.zoneOwner ?? zoneOwner ?? ZoneID.currentUserOwner))))
         }
         if let query {
             pairs.append(("query", .object([("recordType", .string(query.recordType)),
@@ -48,6 +48,7 @@ enum SubscriptionStorage {
         }
         pairs.append(("alertBody", subscription.notificationInfo.alertBody.map { .string($0) } ?? .null))
         pairs.append(("desiredKeys", .array(subscription.notificationInfo.desiredKeys.map { .string($0) })))
+        if let owner = subscription.zoneOwner { pairs.append(("zoneOwner", .string(owner))) }
         return JSONValue.object(pairs).serialized()
     }
 
@@ -75,7 +76,7 @@ enum SubscriptionStorage {
             throw damaged(id)
         }
         return Subscription(subscriptionID: id, kind: parsedKind, notificationInfo: info, creationDate: created,
-                            modificationDate: modified)
+                            modificationDate: modified, zoneOwner: json["zoneOwner"]?.stringValue)
     }
 
     static func damaged(_ id: String) -> CloudError {

@@ -50,12 +50,12 @@ enum AssetCoding {
         for (key, value) in record.fields {
             switch value {
             case .asset(let reference):
-                out.fields[key] = .bytes(try contents(reference, known: known, cloud: cloud, request: request))
+                out.fields[key] = .bytes(try contents(reference, of: record.recordID, known: known, cloud: cloud, request: request))
             case .list(.asset, let items):
                 var resolved: [FieldValue] = []
                 for item in items {
                     if case .asset(let reference) = item {
-                        resolved.append(.bytes(try contents(reference, known: known, cloud: cloud, request: request)))
+                        resolved.append(.bytes(try contents(reference, of: record.recordID, known: known, cloud: cloud, request: request)))
                     }
                 }
                 out.fields[key] = .list(.bytes, resolved)
@@ -66,10 +66,10 @@ enum AssetCoding {
         return out
     }
 
-    static func contents(_ reference: AssetReference, known: [String: [UInt8]], cloud: any CloudService,
+    static func contents(_ reference: AssetReference, of record: RecordID, known: [String: [UInt8]], cloud: any CloudService,
                          request: DatabaseRequest) throws(CloudError) -> [UInt8] {
         if let bytes = known[reference.checksum] { return bytes }
-        let bytes = try cloud.fetchAsset(reference, in: request)
+        let bytes = try cloud.fetchAsset(reference, of: record, in: request)
         guard SHA256.hex(bytes) == reference.checksum else {
             throw CloudError(.assetFileNotFound, "asset \(reference.checksum.prefix(12))… arrived damaged (checksum mismatch)")
         }

@@ -26,6 +26,10 @@ public struct FetchSummary: Sendable, Hashable {
     public var zonesFetched = 0
     public var zonesDeleted = 0
     public var pages = 0
+    /// Changed records the feed returned that were versions the same sync had just pushed
+    /// (`ChangeFetcher.pushed`): already the local base, so not applied and not counted in
+    /// `changedRecords`.
+    public var ownPushedRecords = 0
     /// The tokens came from another store epoch and everything was fetched from scratch.
     public var epochChanged = false
 
@@ -51,6 +55,9 @@ public struct ChangeFetcher {
     /// Whose cache and tokens the fetch reads and advances: the raw cache (`fetch-changes`)
     /// or the local store's base (the synchronizer's pull).
     public var cursor: CacheCursor = .raw
+    /// The versions the synchronizer pushed earlier in the same sync: a changed record that
+    /// comes back with its pushed change tag is skipped (see `PushedVersions`).
+    var pushed: PushedVersions?
 
     public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, pageSize: Int = 2000,
                 clock: @escaping CloudClock = systemClock) {
@@ -105,11 +112,15 @@ public struct ChangeFetcher {
                     try dropEverything(summary: &summary, onEvent: onEvent)
                 }
             }
-            for zone in page.deletedZones {
+            // A fetch of one owner's shared zones (`sharedOwner`) leaves the others' alone.
+            let mine = { (zoneID: ZoneID) in
+                request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+            }
+            for zone in page.deletedZones where mine(zone.zoneID) {
                 changed.removeAll { $0 == zone.zoneID }
                 deleted.append(zone)
             }
-            for zone in page.changedZones where !changed.contains(zone) { changed.append(zone) }
+            for zone in page.changedZones where mine(zone) && !changed.contains(zone) { changed.append(zone) }
             token = page.token
             newToken = page.token
             if !page.moreComing { break }
@@ -119,15 +130,17 @@ public struct ChangeFetcher {
             let cached = try store.cachedRecordCount(zoneID, scope)
             guard hasToken || cached > 0 else { continue }
             let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            pushed?.forget(zone: zoneID.zoneName)
+            try forgetCreated(zoneID)
             summary.zonesDeleted += 1
             try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
         }
         if full {
             // A full listing names every live zone: forget cached zones it does not name.
-            for zoneID in try store.cachedZones(scope) where !changed.contains(zoneID) {
+            for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !changed.contains(zoneID) {
                 let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                pushed?.forget(zone: zoneID.zoneName)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
             }
@@ -137,6 +150,20 @@ public struct ChangeFetcher {
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
+    }
+
+    /// Whether a full listing of this fetch speaks for a cached zone (one owner's fetch in the
+    /// shared database does not speak for the zones of other owners).
+    func mineToList(_ zoneID: ZoneID) -> Bool {
+        request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
+    }
+
+    /// Forgets that this device created a zone that went away, when it is one of the caller's
+    /// own: a shared zone of another owner that went away (unshared) says nothing of the
+    /// caller's own zone of the same name.
+    func forgetCreated(_ zoneID: ZoneID) throws(CloudError) {
+        guard request.scope != .shared || zoneID.ownerRecordName == request.userRecordName else { return }
+        try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
     }
 
     func report(_ onEvent: (FetchEvent) throws -> Void, _ event: FetchEvent) throws(CloudError) {
@@ -160,10 +187,15 @@ public struct ChangeFetcher {
         // Only a fetch from the start needs to know whether records are cached: counting them
         // on every incremental fetch is a scan of the whole zone.
         var known = token != nil
-        if reset || token == nil, try store.cachedRecordCount(zoneID, scope) > 0 {
+        if reset || token == nil, case let cached = try store.cachedRecordCount(zoneID, scope), cached > 0 {
             known = true
-            // Fetching from the start rebuilds the zone: drop what is cached first.
-            try store.dropZone(zoneID, scope, reason: nil, sink: sink)
+            // Fetching from the start rebuilds the zone: drop what is cached first. Not when
+            // every cached record is a version this sync pushed (a device's first sync): the
+            // fetch from the start names each of them again, changed, deleted or as pushed.
+            if reset || pushed?.count(zone: zoneID.zoneName) != cached {
+                try store.dropZone(zoneID, scope, reason: nil, sink: sink)
+                pushed?.forget(zone: zoneID.zoneName)
+            }
             token = nil
         }
         // Set when the zone is fetched again from the start after a failure: its cache is
@@ -175,12 +207,13 @@ public struct ChangeFetcher {
         while true {
             let page: ZoneChanges
             do {
-                page = try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, in: request)
+                page = try fetchZonePage(zoneID, since: token)
             } catch let error where error.code == .changeTokenExpired && token != nil {
                 if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
                     try dropEverything(summary: &summary, onEvent: onEvent)
                 } else {
                     try store.dropZone(zoneID, scope, reason: nil, sink: sink)
+                    pushed?.forget(zone: zoneID.zoneName)
                     try report(onEvent, .zoneReset(zoneID, reason: error.reason))
                 }
                 checkedEpoch = true
@@ -204,7 +237,8 @@ public struct ChangeFetcher {
                 }
                 let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : .deleted
                 let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-                try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+                pushed?.forget(zone: zoneID.zoneName)
+                try forgetCreated(zoneID)
                 summary.zonesDeleted += 1
                 try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
                 return
@@ -221,19 +255,52 @@ public struct ChangeFetcher {
                 // cache starts over in the transaction of the first page.
                 rebuild = false
                 try store.dropZone(zoneID, scope, reason: nil, sink: sink)
+                pushed?.forget(zone: zoneID.zoneName)
             }
-            try store.apply(CachePage(zoneID: zoneID, changed: page.changed, deleted: page.deleted.map(\.recordID),
-                                      token: page.token, encodedFields: page.encodedFields), scope, now: clock(), sink: sink)
+            let (changed, encoded, own) = withoutPushedVersions(page)
+            try store.apply(CachePage(zoneID: zoneID, changed: changed, deleted: page.deleted.map(\.recordID),
+                                      token: page.token, encodedFields: encoded), scope, now: clock(), sink: sink)
             summary.pages += 1
-            summary.changedRecords += page.changed.count
+            summary.changedRecords += changed.count
             summary.deletedRecords += page.deleted.count
-            for record in page.changed { try report(onEvent, .recordChanged(record)) }
+            summary.ownPushedRecords += own
+            for record in changed { try report(onEvent, .recordChanged(record)) }
             for deletion in page.deleted { try report(onEvent, .recordDeleted(deletion)) }
-            try report(onEvent, .pageApplied(zoneID, changed: page.changed.count, deleted: page.deleted.count,
+            try report(onEvent, .pageApplied(zoneID, changed: changed.count, deleted: page.deleted.count,
                                              moreComing: page.moreComing))
             token = page.token
             if !page.moreComing { return }
         }
+    }
+
+    /// One page of a zone's changes. With versions of this zone pushed by the same sync, the
+    /// cloud may send those back hollow (`KnownVersionsHint`): `withoutPushedVersions` drops
+    /// them all before anything is applied.
+    func fetchZonePage(_ zoneID: ZoneID, since token: ServerChangeToken?) throws(CloudError) -> ZoneChanges {
+        guard let pushed, pushed.count(zone: zoneID.zoneName) > 0 else {
+            return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
+                                              in: request.owned(by: zoneID.ownerRecordName))
+        }
+        return try KnownVersionsHint.whileFetching(pushed) { () throws(CloudError) in
+            try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
+                                       in: request.owned(by: zoneID.ownerRecordName))
+        }
+    }
+
+    /// The page's changed records (and their encoded fields) less the versions this sync
+    /// pushed, and how many those were.
+    func withoutPushedVersions(_ page: ZoneChanges) -> (changed: [Record], encoded: [String?], own: Int) {
+        guard let pushed, pushed.count > 0, page.changed.contains(where: pushed.isPushed) else {
+            return (page.changed, page.encodedFields, 0)
+        }
+        let aligned = page.encodedFields.count == page.changed.count
+        var changed: [Record] = [], encoded: [String?] = []
+        changed.reserveCapacity(page.changed.count)
+        for (index, record) in page.changed.enumerated() where !pushed.isPushed(record) {
+            changed.append(record)
+            if aligned { encoded.append(page.encodedFields[index]) }
+        }
+        return (changed, encoded, page.changed.count - changed.count)
     }
 
     // MARK: Store epochs
@@ -264,10 +331,12 @@ public struct ChangeFetcher {
         var zones = 0, records = 0
         for zoneID in try store.cachedZones(scope) {
             records += try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-            try store.forgetCreatedZone(zoneID.zoneName, container: request.container)
+            pushed?.forget(zone: zoneID.zoneName)
+            try forgetCreated(zoneID)
             zones += 1
         }
         try store.setDatabaseToken(nil, scope, now: clock())
+        pushed?.forgetAll()
         summary.epochChanged = true
         try report(onEvent, .epochChanged(droppedZones: zones, droppedRecords: records))
     }

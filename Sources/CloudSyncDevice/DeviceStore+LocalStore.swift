@@ -101,18 +101,39 @@ extension DeviceStore {
         return connection.changes > 0
     }
 
+    /// History change rows one INSERT writes at most (6 parameters each).
+    static let historyRowsPerStatement = 32
+
+    /// The INSERT of `rows` history change rows.
+    static func historyInsertSQL(rows: Int) -> String {
+        "INSERT INTO history_changes(txn_id, zone_name, record_name, record_type, kind, changed_keys) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    static let fullHistoryInsertSQL = historyInsertSQL(rows: historyRowsPerStatement)
+
     func recordHistory(container: String, changes: [HistoryChange], device: String, author: String, now: Int64,
                        markPending: Bool) throws -> HistoryTransaction {
         try connection.run("INSERT INTO history(container, time_ms, device, author) VALUES (?, ?, ?, ?)", container, now, device, author)
         let id = connection.lastInsertRowID
-        let insert = try connection.prepare("""
-            INSERT INTO history_changes(txn_id, zone_name, record_name, record_type, kind, changed_keys) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        let pending = try connection.prepare("INSERT OR REPLACE INTO pending(container, zone_name, record_name, txn_id) VALUES (?, ?, ?, ?)")
-        for change in changes {
-            try insert.run([id, change.zoneName, change.recordName, change.recordType, change.kind.rawValue,
-                            JSONValue.array(change.changedKeys.map { .string($0) }).serialized()])
-            if markPending { try pending.run([container, change.zoneName, change.recordName, id]) }
+        // A pulled page records hundreds of changes: several rows per INSERT, in order (as
+        // the cache writer does), not one statement per change.
+        var start = 0
+        while start < changes.count {
+            let count = min(Self.historyRowsPerStatement, changes.count - start)
+            var values: [any SQLiteBindable] = []
+            values.reserveCapacity(count * 6)
+            for change in changes[start..<start + count] {
+                values += [id, change.zoneName, change.recordName, change.recordType, change.kind.rawValue,
+                           JSONValue.array(change.changedKeys.map { .string($0) }).serialized()] as [any SQLiteBindable]
+            }
+            let sql = count == Self.historyRowsPerStatement ? Self.fullHistoryInsertSQL : Self.historyInsertSQL(rows: count)
+            try connection.prepare(sql).run(values)
+            start += count
+        }
+        if markPending {
+            let pending = try connection.prepare("INSERT OR REPLACE INTO pending(container, zone_name, record_name, txn_id) VALUES (?, ?, ?, ?)")
+            for change in changes { try pending.run([container, change.zoneName, change.recordName, id]) }
         }
         return HistoryTransaction(id: id, time: now, device: device, author: author, changes: changes)
     }
@@ -147,13 +168,20 @@ extension DeviceStore {
     /// Visits the local records of a type (in every zone, or one) in (zone, record name) order,
     /// one row at a time, until `body` returns false: a filter holds only what it keeps.
     /// `body` must not query the store itself (the rows come from one open statement).
+    /// `prefilter`: conditions SQLite checks first, so records they rule out are not decoded
+    /// (a query's predicate pushed down; `body` still sees only a superset of its matches).
     public func forEachLocalRecord(container: String, type: String?, zone: String? = nil,
+                                   prefilter: LocalQueryPrefilter? = nil,
                                    _ body: (LocalRecord) throws -> Bool) throws(CloudError) {
         try guarded {
             var sql = "SELECT zone_name, record_name, record_type, fields, modified_ms FROM local_records WHERE container=?"
             var args: [any SQLiteBindable] = [container]
             if let type { sql += " AND record_type=?"; args.append(type) }
             if let zone { sql += " AND zone_name=?"; args.append(zone) }
+            if let prefilter {
+                sql += prefilter.sql
+                args += prefilter.arguments
+            }
             sql += " ORDER BY zone_name, record_name"
             let statement = try connection.prepare(sql)
             try statement.bind(args)

@@ -80,6 +80,12 @@ final class StoreSink: LocalSink {
 
     func zoneDropped(_ zoneID: ZoneID, reason: ZoneDeletionReason?, in store: DeviceStore) throws {
         guard reason != nil else { return }
+        if reason == .unshared || synchronizer.request.scope == .shared {
+            // A shared zone taken from this participant: its records were never theirs to keep.
+            try store.dropUnsharedZone(container: synchronizer.container, zone: zoneID.zoneName,
+                                       device: synchronizer.request.deviceID, now: synchronizer.clock())
+            return
+        }
         // The cloud lost the zone: keep every local record and upload them again.
         let marked = try store.markZonePending(container: synchronizer.container, zone: zoneID.zoneName,
                                                device: synchronizer.request.deviceID, now: synchronizer.clock())

@@ -16,6 +16,9 @@ public struct SyncReport: Sendable {
     public var deletedRecords = 0
     public var pulledChanges = 0
     public var pulledDeletions = 0
+    /// Records the pull got back that were the versions this sync had pushed: already the
+    /// local base, so neither applied nor counted in `pulledChanges`.
+    public var ownPushedRecords = 0
     public var conflicts: [SyncConflict] = []
     /// Zones the cloud had lost that were re-created (and their records re-uploaded).
     public var recreatedZones: [String] = []

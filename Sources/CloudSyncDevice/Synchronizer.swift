@@ -30,6 +30,8 @@ public final class Synchronizer {
     public let adapter: any ModelAdapter
     public var options: SyncOptions
     let clock: CloudClock
+    /// The versions pushed since the current `sync()` began, which its pull skips.
+    var pushed = PushedVersions()
 
     public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, adapter: any ModelAdapter,
                 options: SyncOptions = SyncOptions(), clock: @escaping CloudClock = systemClock) {
@@ -49,6 +51,8 @@ public final class Synchronizer {
     /// as it was and every unpushed change pending.
     public func sync(progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) -> SyncReport {
         var report = SyncReport()
+        pushed = PushedVersions()
+        defer { pushed = PushedVersions() }
         if !options.downloadOnly {
             try checkEpochBeforePush(&report)
             try push(&report, progress: progress)
@@ -164,9 +168,10 @@ public final class Synchronizer {
         for (index, item) in items.enumerated() {
             itemIndex[LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)] = index
         }
-        func item(_ id: RecordID) -> Outgoing? {
-            itemIndex[LocalRecordKey(zoneName: id.zoneID.zoneName, recordName: id.recordName)].map { items[$0] }
+        func index(_ id: RecordID) -> Int? {
+            itemIndex[LocalRecordKey(zoneName: id.zoneID.zoneName, recordName: id.recordName)]
         }
+        func item(_ id: RecordID) -> Outgoing? { index(id).map { items[$0] } }
         if !blobs.isEmpty {
             for start in stride(from: 0, to: blobs.count, by: 100) {
                 _ = try cloud.uploadAssets(Array(blobs[start..<min(start + 100, blobs.count)]), in: request)
@@ -186,32 +191,40 @@ public final class Synchronizer {
         // (a record changed meanwhile has a newer transaction, outside the range, and stays
         // pending); otherwise record by record, as each answer says.
         let wholeBatch = result.errors.isEmpty && result.saved.count + result.deleted.count + neverUploaded.count == items.count
+        var cachedVersions: [Record] = []
         try store.transaction {
             let unsettled = try store.unresolvedConflictRecords(container: container)
             if wholeBatch, let first = items.first?.row, let last = items.last?.row {
                 try store.clearPending(container: container, from: first, through: last)
             }
-            func clearPending(_ item: Outgoing) throws {
+            func clearPending(_ row: PendingRow) throws {
                 guard !wholeBatch else { return }
-                try store.clearPending(container: container, zone: item.row.zoneName, name: item.row.recordName, ifTxn: item.row.txnID)
+                try store.clearPending(container: container, zone: row.zoneName, name: row.recordName, ifTxn: row.txnID)
             }
-            for item in neverUploaded { try clearPending(item) }
+            for item in neverUploaded { try clearPending(item.row) }
+            // Per saved record: no copy of its batch item (records and all), no lookups that
+            // cannot find anything (no unsettled conflicts, the pending marks cleared as a range).
             var cached: [Record] = [], cachedJSON: [String?] = []
+            cached.reserveCapacity(result.saved.count)
+            cachedJSON.reserveCapacity(result.saved.count)
             for saved in result.saved {
-                guard let item = item(saved.recordID) else { continue }
+                guard let i = index(saved.recordID) else { continue }
                 cached.append(saved)
-                cachedJSON.append(item.fieldsJSON != nil && saved.fields == item.record?.fields ? item.fieldsJSON : nil)
-                try clearPending(item)
-                if unsettled.contains(LocalRecordKey(zoneName: item.row.zoneName, recordName: item.row.recordName)) {
-                    try store.settleConflicts(container: container, zone: item.row.zoneName, name: item.row.recordName)
+                let json = items[i].fieldsJSON
+                cachedJSON.append(json != nil && saved.fields == items[i].record?.fields ? json : nil)
+                let row = items[i].row
+                try clearPending(row)
+                if !unsettled.isEmpty, unsettled.contains(LocalRecordKey(zoneName: row.zoneName, recordName: row.recordName)) {
+                    try store.settleConflicts(container: container, zone: row.zoneName, name: row.recordName)
                 }
                 report.savedRecords += 1
             }
             try store.upsertCache(cached, scope, fieldsJSON: cachedJSON)
+            cachedVersions = cached
             for id in result.deleted {
                 guard let item = item(id) else { continue }
                 try store.deleteCache(id, scope)
-                try clearPending(item)
+                try clearPending(item.row)
                 report.deletedRecords += 1
             }
             for (id, error) in result.errors {
@@ -247,6 +260,7 @@ public final class Synchronizer {
                 }
             }
         }
+        for record in cachedVersions { pushed.note(record) }
         // Zones the cloud lost: re-create them and re-upload everything they held.
         let lostZones = Set(result.errors.filter { $0.value.code == .zoneNotFound || $0.value.code == .userDeletedZone }
             .map(\.key.zoneID.zoneName))
@@ -307,6 +321,7 @@ public final class Synchronizer {
         let device = request.deviceID
         let now = clock()
         try store.dropZone(zoneID, scope)
+        pushed.forget(zone: zone)
         try store.transaction { _ = try store.markZonePending(container: container, zone: zone, device: device, now: now) }
         if !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
     }
@@ -392,6 +407,7 @@ public final class Synchronizer {
         var fetcher = ChangeFetcher(cloud: cloud, store: store, request: request, pageSize: options.pageSize, clock: clock)
         fetcher.sink = sink
         fetcher.cursor = .localStore
+        fetcher.pushed = pushed
         var pulled = 0
         let summary = try fetcher.fetch { event in
             if case .pageApplied(_, let changed, let deleted, _) = event {
@@ -402,6 +418,7 @@ public final class Synchronizer {
         report.epochChanged = report.epochChanged || summary.epochChanged
         report.pulledChanges += summary.changedRecords
         report.pulledDeletions += summary.deletedRecords
+        report.ownPushedRecords += summary.ownPushedRecords
         report.conflicts += sink.conflicts
         for zone in sink.lostZones where !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
     }

@@ -18,10 +18,44 @@ enum PostgresCloudSchema {
         Migrator.Step(version: 1, sql: version1),
         Migrator.Step(version: 2, sql: version2),
         Migrator.Step(version: 3, sql: version3),
+        Migrator.Step(version: 4, sql: version4),
     ]
 
     /// The version this build writes.
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Version 4: zone shares (issue 18), as the file's version 7: `shares` and
+    /// `share_participants` in the owner's database, `shared_zones` in each participant's
+    /// shared database; keyed by `db_id` first, so they co-locate with the database they belong to.
+    static let version4 = """
+    CREATE TABLE shares(
+        db_id bigint NOT NULL,
+        zone_name text COLLATE "C" NOT NULL,
+        title text NOT NULL,
+        public_permission text NOT NULL,
+        token text NOT NULL,
+        created_ms bigint NOT NULL,
+        modified_ms bigint NOT NULL,
+        PRIMARY KEY(db_id, zone_name)
+    );
+    CREATE TABLE share_participants(
+        db_id bigint NOT NULL,
+        zone_name text COLLATE "C" NOT NULL,
+        participant text COLLATE "C" NOT NULL,
+        permission text NOT NULL,
+        accepted boolean NOT NULL,
+        PRIMARY KEY(db_id, zone_name, participant)
+    );
+    CREATE TABLE shared_zones(
+        db_id bigint NOT NULL,
+        owner text COLLATE "C" NOT NULL,
+        zone_name text COLLATE "C" NOT NULL,
+        live boolean NOT NULL,
+        db_seq bigint NOT NULL,
+        PRIMARY KEY(db_id, owner, zone_name)
+    );
+    CREATE INDEX shared_zones_by_seq ON shared_zones(db_id, db_seq);
+    """
 
     /// Version 3: the credentials `cloudsync serve` accepts (token hashes and server-to-server
     /// public keys), as the file's version 6.

@@ -32,11 +32,12 @@ public final class HTTPCloud: CloudService, Sendable {
     func send(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment? = nil, scope: DatabaseScope,
               account: String, device: String?,
               body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
-              extraTimeout: Double = 0, on connection: CurlSession? = nil) throws(CloudError) -> HTTPReply {
+              extraTimeout: Double = 0, on connection: CurlSession? = nil, sharedOwner: String? = nil) throws(CloudError) -> HTTPReply {
         let pathEnvironment = environment.flatMap { WebServicesEnvironment(rawValue: $0.rawValue) } ?? configuration.environment
         let path = WebServicesPath(container: container, environment: pathEnvironment, scope: scope, endpoint: endpoint)
         var headers: [(String, String)] = [("Content-Type", contentType), (WebServicesHeader.account, account)]
         if let device { headers.append((WebServicesHeader.device, device)) }
+        if let sharedOwner { headers.append((WebServicesHeader.sharedOwner, sharedOwner)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
         let reply: HTTPReply
         do {
@@ -74,7 +75,8 @@ public final class HTTPCloud: CloudService, Sendable {
               on connection: CurlSession? = nil) throws(CloudError) -> JSONValue {
         let reply = try send(endpoint, container: request.container, environment: request.environment, scope: request.scope,
                              account: try accountName(request.userRecordName),
-                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout, on: connection)
+                             device: request.deviceID, body: Array(body.serialized().utf8), extraTimeout: extraTimeout, on: connection,
+                             sharedOwner: request.scope == .shared ? request.sharedOwner : nil)
         return try Self.parse(reply)
     }
 
@@ -212,7 +214,8 @@ public final class HTTPCloud: CloudService, Sendable {
         for content in contents {
             let reply = try send(.assetsData, container: database.container, environment: database.environment, scope: database.scope,
                                  account: try accountName(database.userRecordName), device: database.deviceID, body: content,
-                                 contentType: "application/octet-stream")
+                                 contentType: "application/octet-stream",
+                                 sharedOwner: database.scope == .shared ? database.sharedOwner : nil)
             let json = try Self.parse(reply)
             guard let checksum = json["singleFile"]?["fileChecksum"]?.stringValue, let size = json["singleFile"]?["size"]?.int64Value else {
                 throw RecordsCodec.malformedReply("the upload reply has no singleFile")
@@ -222,11 +225,14 @@ public final class HTTPCloud: CloudService, Sendable {
         return out
     }
 
-    public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        let query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
+    public func fetchAsset(_ reference: AssetReference, of record: RecordID?, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        var query = "?fileChecksum=\(PercentEncoding.query(reference.checksum))&size=\(reference.size)"
+        if database.scope == .shared, let record {
+            query += "&zoneName=\(PercentEncoding.query(record.zoneID.zoneName))&recordName=\(PercentEncoding.query(record.recordName))"
+        }
         return try send(.assetsDownload, container: database.container, environment: database.environment, scope: database.scope,
                         account: try accountName(database.userRecordName), device: database.deviceID, body: [], method: "GET",
-                        query: query).body
+                        query: query, sharedOwner: database.scope == .shared ? database.sharedOwner : nil).body
     }
 
     // MARK: Key-value store
@@ -255,11 +261,13 @@ public final class HTTPCloud: CloudService, Sendable {
             if case .query(let query) = subscription.kind { try query.predicate.validateNesting() }
         }
         let body = SubscriptionsCodec.encodeModify(saves: subscriptions, deletes: [], owner: database.zoneOwner)
-        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database))
+        return try SubscriptionsCodec.decodeList(try call(.subscriptionsModify, body, in: database),
+                                                 sharedOwner: database.scope == .shared)
     }
 
     public func fetchAllSubscriptions(in database: DatabaseRequest) throws(CloudError) -> [Subscription] {
-        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database))
+        try SubscriptionsCodec.decodeList(try call(.subscriptionsList, .object([]), in: database),
+                                          sharedOwner: database.scope == .shared)
     }
 
     public func deleteSubscriptions(_ ids: [String], in database: DatabaseRequest) throws(CloudError) {

@@ -14,7 +14,7 @@ public enum SubscriptionsCodec {
             ("subscriptionType", .string(subscription.kind.typeName)),
         ]
         if let zoneName = subscription.zoneName {
-            pairs.append(("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: zoneName, ownerRecordName: owner))))
+            pairs.append(("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: zoneName, ownerRecordName: subscription.zoneOwner ?? owner))))
         }
         if let query = subscription.query {
             pairs.append(("query", QueryCodec.encode(recordType: query.recordType, predicate: query.predicate, sort: [])))
@@ -32,7 +32,9 @@ public enum SubscriptionsCodec {
         return .object(pairs)
     }
 
-    public static func decode(_ json: JSONValue) throws(CloudError) -> Subscription {
+    /// `sharedOwner`: in the shared database, where a zone is one owner's, the zone ID's owner
+    /// becomes `zoneOwner`; elsewhere the zone ID's owner is the caller's and is not kept.
+    public static func decode(_ json: JSONValue, sharedOwner: Bool = false) throws(CloudError) -> Subscription {
         _ = try JSONFields.object(json, "subscription")
         guard let id = try JSONFields.string(json, "subscriptionID", required: true) else { throw JSONFields.bad("no subscriptionID") }
         let type = try JSONFields.string(json, "subscriptionType") ?? (json["query"] == nil ? "zone" : "query")
@@ -65,19 +67,23 @@ public enum SubscriptionsCodec {
             info.alertBody = try JSONFields.string(infoJSON, "alertBody")
             info.desiredKeys = try JSONFields.desiredKeys(infoJSON) ?? []
         }
+        // The zone's owner: meaningful in the shared database only (the service ignores it elsewhere).
+        let owner = zone?.ownerRecordName
+        let named = owner.flatMap { $0.isEmpty || $0 == ZoneID.currentUserOwner ? nil : $0 }
         return Subscription(subscriptionID: id, kind: kind, notificationInfo: info,
-                            creationDate: json["creationDate"]?.int64Value, modificationDate: json["modificationDate"]?.int64Value)
+                            creationDate: json["creationDate"]?.int64Value, modificationDate: json["modificationDate"]?.int64Value,
+                            zoneOwner: sharedOwner && type != "database" ? named : nil)
     }
 
     public static func encodeList(_ subscriptions: [Subscription], owner: String) -> JSONValue {
         .object([("subscriptions", .array(subscriptions.map { encode($0, owner: owner) }))])
     }
 
-    public static func decodeList(_ json: JSONValue) throws(CloudError) -> [Subscription] {
+    public static func decodeList(_ json: JSONValue, sharedOwner: Bool = false) throws(CloudError) -> [Subscription] {
         var out: [Subscription] = []
         for entry in try JSONFields.array(json, "subscriptions", required: true) ?? [] {
             if entry["serverErrorCode"] != nil { throw WebServicesError.decode(entry) }
-            out.append(try decode(entry))
+            out.append(try decode(entry, sharedOwner: sharedOwner))
         }
         return out
     }
@@ -118,7 +124,7 @@ public enum SubscriptionsCodec {
         return .object([("operations", .array(operations))])
     }
 
-    public static func decodeModify(_ json: JSONValue) throws(CloudError) -> (saves: [Subscription], deletes: [String]) {
+    public static func decodeModify(_ json: JSONValue, sharedOwner: Bool = false) throws(CloudError) -> (saves: [Subscription], deletes: [String]) {
         _ = try JSONFields.object(json, "the request")
         guard let items = try JSONFields.array(json, "operations", required: true) else { return ([], []) }
         try RecordsCodec.checkCount(items.count, "operations")
@@ -129,7 +135,7 @@ public enum SubscriptionsCodec {
             guard let type = try JSONFields.string(item, "operationType", required: true) else { continue }
             guard let body = item["subscription"] else { throw JSONFields.bad("operations[\(index)] has no subscription") }
             switch type {
-            case "create", "update": saves.append(try decode(body))
+            case "create", "update": saves.append(try decode(body, sharedOwner: sharedOwner))
             case "delete":
                 guard let id = try JSONFields.string(body, "subscriptionID", required: true) else { continue }
                 deletes.append(id)

@@ -54,6 +54,9 @@ struct WebServicesCall {
     }
 
     func reply(to body: JSONValue) throws(CloudError) -> JSONValue {
+        // In the shared database, a body's zoneID names the owner of the shared zone.
+        let database = path.scope == .shared && database.sharedOwner == nil
+            ? database.owned(by: (try? JSONFields.zoneID(body))??.ownerRecordName ?? "") : database
         let owner = database.zoneOwner
         switch path.endpoint {
         case .recordsModify:
@@ -87,7 +90,7 @@ struct WebServicesCall {
             let ids = try SubscriptionsCodec.decodeLookup(body)
             return SubscriptionsCodec.encodeLookupReply(ids, live: try service.fetchAllSubscriptions(in: database), owner: owner, uuid: uuid)
         case .subscriptionsModify:
-            let (saves, deletes) = try SubscriptionsCodec.decodeModify(body)
+            let (saves, deletes) = try SubscriptionsCodec.decodeModify(body, sharedOwner: path.scope == .shared)
             var out: [JSONValue] = []
             if !saves.isEmpty {
                 out += try service.saveSubscriptions(saves, in: database).map { SubscriptionsCodec.encode($0, owner: owner) }
@@ -132,6 +135,8 @@ struct WebServicesCall {
             return .object([])
         case .schemaExport, .schemaImport, .schemaDeploy, .schemaReset:
             return try schemaReply(to: body)
+        case .sharesModify, .sharesParticipants, .sharesDelete, .sharesList, .sharesAccept, .sharesLeave, .sharesUser:
+            return try sharesReply(to: body, in: database)
         }
     }
 
@@ -246,13 +251,19 @@ struct WebServicesCall {
                                                      ("receipt", .string(reference.checksum))]))]))
     }
 
-    /// `assets/download?fileChecksum=…&size=…` (extension): the file's bytes.
+    /// `assets/download?fileChecksum=…&size=…[&zoneName=…&recordName=…]` (extension): the file's
+    /// bytes. On the shared database the record the asset belongs to is named too.
     func download() throws(CloudError) -> WebServicesResponse {
         guard let checksum = request.parameter("fileChecksum"), let sizeText = request.parameter("size"),
               let size = Int64(sizeText), size >= 0 else {
             throw CloudError(.invalidArguments, "assets/download needs ?fileChecksum=…&size=…")
         }
-        let bytes = try service.fetchAsset(AssetReference(checksum: checksum, size: size), in: database)
+        var record: RecordID?
+        if let zoneName = request.parameter("zoneName"), let recordName = request.parameter("recordName") {
+            record = RecordID(recordName: recordName,
+                              zoneID: ZoneID(zoneName: zoneName, ownerRecordName: database.sharedOwner ?? ZoneID.currentUserOwner))
+        }
+        let bytes = try service.fetchAsset(AssetReference(checksum: checksum, size: size), of: record, in: database)
         return WebServicesResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
     }
 }

@@ -3,7 +3,7 @@ import CloudSyncCore
 /// One operation of the CloudKit Web Services protocol, named by the tail of its path
 /// (`/database/1/{container}/{environment}/{database}/` + `rawValue`). The documented endpoints
 /// keep Apple's names; the extensions of this project (`kv/…`, `assets/data`, `assets/download`,
-/// `notifications/poll`, `tokens/unregister`, `schema/…`) are marked as such in docs/ARCHITECTURE.md.
+/// `notifications/poll`, `tokens/unregister`, `schema/…`, `shares/…`) are marked as such in docs/ARCHITECTURE.md.
 public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case recordsModify = "records/modify"
     case recordsLookup = "records/lookup"
@@ -41,6 +41,21 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case schemaDeploy = "schema/deploy"
     /// Extension: deletes the development schema and all development data (development path only).
     case schemaReset = "schema/reset"
+    /// Extension (issue 18): makes or updates the share of a zone (`{zoneName, title, publicPermission}`; private path).
+    case sharesModify = "shares/modify"
+    /// Extension: invites participants or changes their permission (`{zoneName, add, permission}`), or
+    /// removes them (`{zoneName, remove}`); private path.
+    case sharesParticipants = "shares/participants"
+    /// Extension: stops sharing a zone (`{zoneName}`; private path).
+    case sharesDelete = "shares/delete"
+    /// Extension: the caller's shares (`{zoneName?}`): owned on the private path, accepted on the shared path.
+    case sharesList = "shares/list"
+    /// Extension: accepts a share (`{url}`; shared path).
+    case sharesAccept = "shares/accept"
+    /// Extension: leaves a share (`{zoneID: {zoneName, ownerRecordName}}`; shared path).
+    case sharesLeave = "shares/leave"
+    /// Extension: the userRecordName of an account login (`{accountName}` → `{userRecordName}`).
+    case sharesUser = "shares/user"
 
     /// The HTTP methods the endpoint answers. Apple documents `GET` for the list-style reads
     /// and `users/current`; they also accept `POST` here, as Apple's servers do.

@@ -62,9 +62,10 @@ public final class WebServicesHandler: Sendable {
             let service = try cloudFor(path.container)
             let account = try service.account(named: accountName)
             let device = request.header(WebServicesHeader.device).flatMap { $0.isEmpty ? nil : $0 } ?? WebServicesHeader.defaultDevice
-            let database = DatabaseRequest(container: path.container, scope: path.scope,
+            var database = DatabaseRequest(container: path.container, scope: path.scope,
                                            userRecordName: account.userRecordName, deviceID: device,
                                            environment: CloudEnvironment(rawValue: path.environment.rawValue) ?? .development)
+            if let owner = request.header(WebServicesHeader.sharedOwner) { database = database.owned(by: owner) }
             let call = WebServicesCall(service: service, path: path, request: request, database: database,
                                        account: account, uuid: uuid)
             return try call.answer()

@@ -58,6 +58,9 @@ public enum WebServicesHeader {
     public static let device = "X-CloudSync-Device"
     /// The account the client means to act as: a credential for another account is 403.
     public static let account = "X-CloudSync-Account"
+    /// Extension (issue 18): on a shared-database path, the userRecordName of the owner whose
+    /// shared zone the call addresses (as `zoneID.ownerRecordName` in a body may also say).
+    public static let sharedOwner = "X-CloudSync-Shared-Owner"
     /// The device name used when a request names none.
     public static let defaultDevice = "web"
 }

@@ -7,14 +7,7 @@ import CloudSyncCore
 /// (`FETCH_CHANGES`, `ATOMIC`) and `recordCount`. In change replies a deleted zone is
 /// `{zoneID, deleted: true, purged}`; deletions come before changes, as `DatabaseChanges` orders them.
 public enum ZonesCodec {
-    public static func encode(_ zone: ZoneInfo) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("zoneID", RecordJSON.encode(zoneID: zone.zoneID))]
-        if let token = zone.syncToken { pairs.append(("syncToken", .string(token.rawValue))) }
-        pairs.append(("atomic", .bool(zone.capabilities.contains(.atomic))))
-        pairs.append(("capabilities", .array(zone.capabilities.names.map { .string($0) })))
-        pairs.append(("recordCount", .int(Int64(zone.recordCount))))
-        return .object(pairs)
-    }
+    public static func encode(_ zone: ZoneInfo) -> JSONValue { ZoneJSON.encode(zone) }
 
     public static func decodeZone(_ json: JSONValue) throws(CloudError) -> ZoneInfo {
         guard let zoneJSON = json["zoneID"] else { throw RecordsCodec.malformedReply("a zone has no zoneID") }
@@ -133,7 +126,8 @@ public enum ZonesCodec {
 
     public static func encodeChangesReply(_ changes: DatabaseChanges) -> JSONValue {
         var zones: [JSONValue] = changes.deletedZones.map { zoneID, reason in
-            .object([("zoneID", RecordJSON.encode(zoneID: zoneID)), ("deleted", .bool(true)), ("purged", .bool(reason == .purged))])
+            .object([("zoneID", RecordJSON.encode(zoneID: zoneID)), ("deleted", .bool(true)), ("purged", .bool(reason == .purged)),
+                     ("unshared", .bool(reason == .unshared))])
         }
         zones += changes.changedZones.map { .object([("zoneID", RecordJSON.encode(zoneID: $0))]) }
         return .object([("zones", .array(zones)), ("syncToken", .string(changes.token.rawValue)),
@@ -146,7 +140,8 @@ public enum ZonesCodec {
         for entry in try JSONFields.array(json, "zones", required: true) ?? [] {
             guard let zoneID = try JSONFields.zoneID(entry) else { throw RecordsCodec.malformedReply("a zone has no zoneID") }
             if entry["deleted"]?.boolValue == true {
-                deleted.append((zoneID, entry["purged"]?.boolValue == true ? .purged : .deleted))
+                deleted.append((zoneID, entry["purged"]?.boolValue == true ? .purged
+                                    : entry["unshared"]?.boolValue == true ? .unshared : .deleted))
             } else {
                 changed.append(zoneID)
             }

@@ -112,6 +112,9 @@ import Testing
         let (explicit, _) = try resolve(SettingsOverrides(cloud: "postgres://db/x", home: "/srv/cs"),
                                         ["HOME": "/nonexistent"])
         #expect(explicit.cloudURL == "postgres://db/x")
+        // The URL's path is percent-decoded: a '%' of the home is written %25 (and only it).
+        #expect(Settings.defaultCloudURL(home: "/srv/100%/é") == "sqlite:///srv/100%25/é/cloud.sqlite")
+        #expect(Settings.defaultCloudURL(home: "rel%%") == "sqlite:rel%25%25/cloud.sqlite")
     }
 
     @Test func configMistakesAreWarningsNamingFileAndLine() throws {

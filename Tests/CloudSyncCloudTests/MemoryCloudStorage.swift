@@ -65,6 +65,10 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
         var devices: Set<DeviceAddress> = []
         var notifications: [QueuedNotification] = []
         var credentials: [String: CredentialRow] = [:]
+        /// Owner's db -> zone name -> share (with its participants by userRecordName).
+        var shares: [Int64: [String: (row: ShareRow, participants: [String: ShareParticipantRow])]] = [:]
+        /// Shared db -> "owner/zone" -> row.
+        var sharedZones: [Int64: [String: SharedZoneRow]] = [:]
         var nextID: Int64 = 1
     }
 

@@ -180,3 +180,18 @@ struct MessageLiveChatTests {
         #expect(!listen.stderr.contains("not for bob"))
     }
 }
+
+@Suite("message inbox: text is never cut when piped (through the binary)")
+struct MessageInboxWidthTests {
+    let fx = MessageFixture()
+
+    @Test func aLongFirstLineIsPrintedWholeWhenPiped() throws {
+        _ = try fx.identity("alice")
+        _ = try fx.identity("bob")
+        let long = String(repeating: "long words ", count: 30) + "end"
+        _ = try fx.send("alice", "bob", long + "\nsecond line")
+        let inbox = fx.run("bob", ["message", "inbox"])
+        #expect(inbox.status == 0)
+        #expect(inbox.stdout.contains("from alice: \(long) …\n"))
+    }
+}

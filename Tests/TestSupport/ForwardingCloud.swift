@@ -31,8 +31,8 @@ open class ForwardingCloud: CloudService, @unchecked Sendable {
     open func uploadAssets(_ contents: [[UInt8]], in d: DatabaseRequest) throws(CloudError) -> [AssetReference] {
         try base.uploadAssets(contents, in: d)
     }
-    open func fetchAsset(_ reference: AssetReference, in d: DatabaseRequest) throws(CloudError) -> [UInt8] {
-        try base.fetchAsset(reference, in: d)
+    open func fetchAsset(_ reference: AssetReference, of record: RecordID?, in d: DatabaseRequest) throws(CloudError) -> [UInt8] {
+        try base.fetchAsset(reference, of: record, in: d)
     }
     open func modifyKeyValues(_ writes: [KeyValueWrite], in d: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {
         try base.modifyKeyValues(writes, in: d)

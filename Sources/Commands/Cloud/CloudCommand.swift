@@ -41,6 +41,10 @@ public enum CloudCommand {
         options: [OptionSpec("from", value: "URL", help: "The cloud to copy (sqlite:///… or postgres://…)."),
                   OptionSpec("to", value: "URL", help: "Where to copy it (created if needed, in an existing folder)."),
                   OptionSpec("force", help: "Replace what the target holds.")],
+        examples: [
+            Example("cloudsync cloud copy --from sqlite:///srv/cloud.sqlite --to postgres://cloudsync@localhost/cloudsync", "Move an embedded cloud to PostgreSQL."),
+        ],
+        jsonOutput: CloudJSONOutput.copy,
         run: { context, arguments in
             guard let fromURL = arguments.value("from"), let toURL = arguments.value("to") else {
                 throw CLIError.usage("cloud copy needs --from URL and --to URL")
@@ -74,6 +78,11 @@ public enum CloudCommand {
             key-value entry is left without its zone, database or store. Exits 1 when a problem \
             is found. Reads only: it never creates a cloud.
             """,
+        examples: [
+            Example("cloudsync cloud check", "Check the cloud the settings name."),
+            Example("cloudsync --cloud postgres://cloudsync@localhost/cloudsync cloud check", "Check a PostgreSQL cloud."),
+        ],
+        jsonOutput: CloudJSONOutput.check,
         run: { context, _ in
             let locator = try CloudLocator(parsing: context.settings.cloudURL)
             if locator.isKnownAbsent {

@@ -26,9 +26,11 @@ public enum FetchChangesCommand {
             OptionSpec("limit", value: "N", help: "Records per page (default 2000)."),
             OptionSpec("database", value: "SCOPE", help: "private (default) or shared.",
                        completion: .values(["private", "shared"])),
+            SharedOwnerOption.option,
         ],
         examples: [Example("cloudsync --device phone fetch-changes", "Bring the phone's cache up to date."),
                    Example("cloudsync fetch-changes --json | jq .", "Changes as NDJSON.")],
+        jsonOutput: FetchChangesJSONOutput.fetchChanges,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -48,7 +50,8 @@ public enum FetchChangesCommand {
         let session = try context.session()
         let store = try session.deviceStore()
         // Transient failures are retried with backoff, as `store sync` does.
-        let fetcher = ChangeFetcher(cloud: session.retryingCloud, store: store, request: session.request(scope), pageSize: pageSize)
+        let fetcher = ChangeFetcher(cloud: session.retryingCloud, store: store, request: try context.databaseRequest(arguments, session: session),
+                                   pageSize: pageSize)
         let output = context.output
         let summary = try fetcher.fetch(zones: zones.isEmpty ? nil : zones, reset: arguments.flag("reset")) { event in
             switch event {
@@ -56,7 +59,8 @@ public enum FetchChangesCommand {
                 if output.isJSON {
                     output.ndjson(.object([("event", .string("changed")), ("record", RecordJSON.encode(record))]))
                 } else {
-                    output.line("changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) \(RecordFormatting.fieldSummary(record, maxWidth: 50))")
+                    let head: TerminalText = "changed  \(record.recordID.zoneID.zoneName)/\(record.recordID.recordName) (\(record.recordType)) "
+                    output.line("\(head)\(output.fitted(RecordFormatting.fieldSummary(record), after: head.plain.count))")
                 }
             case .recordDeleted(let deletion):
                 if output.isJSON {
@@ -67,10 +71,12 @@ public enum FetchChangesCommand {
                 }
             case .zoneDeleted(let zoneID, let reason, let dropped):
                 if output.isJSON {
-                    output.ndjson(.object([("event", .string("zoneDeleted")), ("zoneID", RecordJSON.encode(zoneID: zoneID)),
+                    output.ndjson(.object([("event", .string("zoneDeleted")),
+                                           ("zone", ZoneJSON.encodeDeletion(zoneID, purged: reason == .purged)),
                                            ("reason", .string(reason.rawValue)), ("droppedRecords", .int(Int64(dropped)))]))
                 } else {
-                    output.line("zone \(zoneID.zoneName) was \(reason == .purged ? "deleted by the user" : "deleted"); dropped \(dropped) cached records")
+                    let how = reason == .purged ? "deleted by the user" : reason == .unshared ? "unshared" : "deleted"
+                    output.line("zone \(zoneID.zoneName) was \(how); dropped \(dropped) cached records")
                 }
             case .zoneReset(let zoneID, let reason):
                 output.warning("zone \(zoneID.zoneName): \(reason); fetching it again from the start")

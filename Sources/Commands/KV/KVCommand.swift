@@ -30,6 +30,10 @@ public enum KVCommand {
     static let get = CommandSpec(
         name: "get", abstract: "Print a key's value.",
         arguments: [ArgumentSpec("key", help: "The key.", completion: .kvKey)],
+        examples: [
+            Example("cloudsync kv get theme", "Print the value of theme."),
+        ],
+        jsonOutput: KVJSONOutput.get,
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             guard let value = try context.deviceStore().keyValue(container: context.settings.container, key) else {
@@ -50,6 +54,11 @@ public enum KVCommand {
                              completion: .file)],
         arguments: [ArgumentSpec("key", help: "The key (at most 64 bytes).", completion: .kvKey),
                     ArgumentSpec("value", help: "The value (or --file).", optional: true)],
+        examples: [
+            Example("cloudsync kv set greeting 'hello there'", "Set a string."),
+            Example("cloudsync kv set volume 0.5 --type number", "Set a number."),
+        ],
+        jsonOutput: KVJSONOutput.set,
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             if let path = arguments.value("file") {
@@ -89,6 +98,10 @@ public enum KVCommand {
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete a key (offline; pending until kv sync).",
         arguments: [ArgumentSpec("key", help: "The key.", completion: .kvKey)],
+        examples: [
+            Example("cloudsync kv delete theme", "Delete theme; 'kv sync' deletes it for the other devices."),
+        ],
+        jsonOutput: KVJSONOutput.delete,
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             let store = try context.deviceStore()
@@ -101,6 +114,10 @@ public enum KVCommand {
 
     static let list = CommandSpec(
         name: "list", abstract: "List keys, values and whether they are pending.",
+        examples: [
+            Example("cloudsync kv list --json", "Every key, its value and whether it is pending, as JSON."),
+        ],
+        jsonOutput: KVJSONOutput.list,
         run: { context, _ in
             let items = try context.deviceStore().keyValues(container: context.settings.container)
             if context.output.isJSON {
@@ -111,14 +128,16 @@ public enum KVCommand {
                 return
             }
             context.output.table(["KEY", "TYPE", "VALUE", "STATE"], items.map { item in
-                let text = item.value?.storedText ?? ""
-                return [item.key, item.value?.typeName ?? "", text.count > 50 ? String(text.prefix(49)) + "…" : text,
-                        item.pending ? "pending" : "synced"]
-            })
+                [item.key, item.value?.typeName ?? "", item.value?.storedText ?? "", item.pending ? "pending" : "synced"]
+            }, fitting: 2)
         })
 
     static let sync = CommandSpec(
         name: "sync", abstract: "Push pending writes and pull changes made elsewhere.",
+        examples: [
+            Example("cloudsync kv sync", "Push this device's writes and pull the others'."),
+        ],
+        jsonOutput: KVJSONOutput.sync,
         run: { context, _ in
             let changes = try context.session().keyValueSync().sync()
             if context.output.isJSON {

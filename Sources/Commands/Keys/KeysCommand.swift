@@ -34,6 +34,11 @@ public enum KeysCommand {
 
     static let unlock = CommandSpec(
         name: "unlock", abstract: "Unlock (or, on the account's first device, create) the data key here.",
+        examples: [
+            Example("cloudsync keys unlock", "Asks for the sync passphrase on a terminal."),
+            Example("CLOUDSYNC_PASSPHRASE=secret cloudsync keys unlock", "Without a terminal."),
+        ],
+        jsonOutput: KeysJSONOutput.unlock,
         run: { context, _ in
             let session = try context.session()
             let manager = try session.dataKeyManager()
@@ -44,6 +49,10 @@ public enum KeysCommand {
 
     static let lock = CommandSpec(
         name: "lock", abstract: "Forget the unlocked data key on this device.",
+        examples: [
+            Example("cloudsync keys lock", "Encrypted fields stay sealed here until the next unlock."),
+        ],
+        jsonOutput: KeysJSONOutput.lock,
         run: { context, _ in
             try context.session().dataKeyManager().lock()
             confirm(context, "data key removed from this device")
@@ -51,6 +60,10 @@ public enum KeysCommand {
 
     static let status = CommandSpec(
         name: "status", abstract: "Whether this device holds the data key and the account has one.",
+        examples: [
+            Example("cloudsync keys status --json", "Whether the data key is here and the account has one, as JSON."),
+        ],
+        jsonOutput: KeysJSONOutput.status,
         run: { context, _ in
             let session = try context.session()
             let manager = try session.dataKeyManager()
@@ -74,9 +87,16 @@ public enum KeysCommand {
 
     static let passphrase = CommandSpec(
         name: "passphrase", abstract: "Change the sync passphrase.",
+        examples: [
+            Example("cloudsync keys passphrase change", "Asks for the current and the new passphrase."),
+        ],
         subcommands: [CommandSpec(
             name: "change", abstract: "Re-wrap the data key under a new passphrase (data is not re-encrypted).",
             discussion: "Reads the current passphrase from CLOUDSYNC_PASSPHRASE and the new one from CLOUDSYNC_NEW_PASSPHRASE, or asks for both on a terminal.",
+            examples: [
+                Example("CLOUDSYNC_PASSPHRASE=old CLOUDSYNC_NEW_PASSPHRASE=new cloudsync keys passphrase change", "Change it without a terminal."),
+            ],
+            jsonOutput: KeysJSONOutput.change,
             run: { context, _ in
                 let session = try context.session()
                 let old = try session.passphrase("Current sync passphrase: ")

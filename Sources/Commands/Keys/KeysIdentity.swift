@@ -21,6 +21,7 @@ enum KeysIdentity {
             public key, in hex: compare it with your correspondents out of band.
             """,
         examples: [Example("cloudsync keys identity --json", "The fingerprint and base64 public key, as JSON.")],
+        jsonOutput: KeysJSONOutput.identity,
         run: { context, _ in
             let session = try context.session()
             let (key, created) = try IdentityStore(session: session).current()
@@ -31,6 +32,10 @@ enum KeysIdentity {
         name: "show", abstract: "Show another account's published identity key and whether it is trusted here.",
         discussion: "The first key seen of an account is pinned on this device (trust on first use). A published key that differs from the pinned one is flagged as CHANGED and messages to that account are refused until `keys trust`.",
         arguments: [ArgumentSpec("account", help: "The account's login name.")],
+        examples: [
+            Example("cloudsync keys show bob", "Bob's identity key and fingerprint, to compare with him."),
+        ],
+        jsonOutput: KeysJSONOutput.show,
         run: { context, arguments in
             let session = try context.session()
             let name = arguments.argument("account") ?? ""
@@ -63,6 +68,11 @@ enum KeysIdentity {
         discussion: "FINGERPRINT must be the account's currently published key (64 hex digits; spaces and colons are ignored). Messages sealed with keys trusted earlier still authenticate.",
         arguments: [ArgumentSpec("account", help: "The account's login name."),
                     ArgumentSpec("fingerprint", help: "The fingerprint you checked with its owner.")],
+        examples: [
+            Example("cloudsync keys trust bob 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                    "Trust the key whose fingerprint Bob read out to you."),
+        ],
+        jsonOutput: KeysJSONOutput.trust,
         run: { context, arguments in
             let session = try context.session()
             let name = arguments.argument("account") ?? ""
@@ -85,6 +95,10 @@ enum KeysIdentity {
     static let rotate = CommandSpec(
         name: "rotate", abstract: "Make a new identity key; the old ones stay so old messages still open.",
         discussion: "Correspondents see the change as a CHANGED key until they `keys trust` the new fingerprint.",
+        examples: [
+            Example("cloudsync keys rotate", "Publish a new identity key for this account."),
+        ],
+        jsonOutput: KeysJSONOutput.rotate,
         run: { context, _ in
             let session = try context.session()
             let (old, new) = try IdentityStore(session: session).rotate()
@@ -103,6 +117,10 @@ enum KeysIdentity {
         discussion: "Asks for the sync passphrase (CLOUDSYNC_PASSPHRASE) even when the data key is unlocked here. For backups and for independent HPKE tools; --all writes every key, oldest first.",
         options: [OptionSpec("output", value: "FILE", help: "Where to write the PEM (created 0600; refuses to overwrite).", completion: .file),
                   OptionSpec("all", help: "Every identity key, oldest first, not only the current one.")],
+        examples: [
+            Example("cloudsync keys export-identity --output identity.pem", "Write the key to identity.pem."),
+        ],
+        jsonOutput: KeysJSONOutput.exportIdentity,
         run: { context, arguments in
             guard let path = arguments.value("output") else { throw CLIError.usage("give --output FILE") }
             let session = try context.session()

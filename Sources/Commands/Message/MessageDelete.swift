@@ -8,6 +8,10 @@ enum MessageDelete {
         name: "delete", abstract: "Delete a message you sent, or hide a message you received from your inbox.",
         discussion: "Only the sender can delete a message from the cloud. For the recipient, the message is hidden from `message inbox` on this device (it stays readable with `message read`).",
         arguments: [ArgumentSpec("id", help: "The message's record name (msg-…).")],
+        examples: [
+            Example("cloudsync message delete msg-0123abcd", "Delete it from the cloud if you sent it, else hide it here."),
+        ],
+        jsonOutput: MessageJSONOutput.delete,
         run: { context, arguments in
             let id = arguments.argument("id") ?? ""
             let session = try context.session()

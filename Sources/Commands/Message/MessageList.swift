@@ -14,11 +14,20 @@ enum MessageList {
         name: "inbox", abstract: "List the messages sent to this account, oldest first.",
         discussion: "Messages that could not be authenticated are listed as such, without content; the others still list. Messages hidden with `message delete` on this device are left out.",
         options: listOptions,
+        examples: [
+            Example("cloudsync message inbox --since 2026-01-01T00:00:00Z", "Messages sent since the new year."),
+            Example("cloudsync message inbox --limit 5 --json", "The five most recent, with their text, as JSON."),
+        ],
+        jsonOutput: MessageJSONOutput.inbox,
         run: { context, arguments in try list(context, arguments, outbox: false) })
 
     static let outbox = CommandSpec(
         name: "outbox", abstract: "List the messages this account sent, oldest first (from the sender's own sealed copy).",
         options: listOptions,
+        examples: [
+            Example("cloudsync message outbox --limit 5", "The five messages this account sent last."),
+        ],
+        jsonOutput: MessageJSONOutput.outbox,
         run: { context, arguments in try list(context, arguments, outbox: true) })
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments, outbox: Bool) throws {
@@ -49,6 +58,6 @@ enum MessageList {
             return
         }
         if opened.isEmpty { context.output.info(outbox ? "no messages sent" : "no messages"); return }
-        for message in opened { context.output.line(MessageText.summary(message, outbox: outbox)) }
+        for message in opened { context.output.line(MessageText.summary(message, outbox: outbox, output: context.output)) }
     }
 }

@@ -13,6 +13,11 @@ enum MessageRead {
         discussion: "Text is printed with control characters escaped; data that is not UTF-8 text needs --output FILE. A message that could not be authenticated exits 65 and shows nothing of its content.",
         options: [OptionSpec("output", value: "FILE", help: "Write the plaintext bytes to FILE (created 0600).", completion: .file)],
         arguments: [ArgumentSpec("id", help: "The message's record name (msg-…).")],
+        examples: [
+            Example("cloudsync message read msg-0123abcd", "Print the message msg-0123abcd."),
+            Example("cloudsync message read msg-0123abcd --output report.pdf", "Write a message's bytes to a file."),
+        ],
+        jsonOutput: MessageJSONOutput.read,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -15,6 +15,11 @@ enum MessageSend {
         options: [OptionSpec("file", value: "FILE", help: "Send the bytes of FILE.", completion: .file)],
         arguments: [ArgumentSpec("account", help: "The recipient's login name."),
                     ArgumentSpec("text", help: "The message text, or - to read stdin.", optional: true)],
+        examples: [
+            Example("cloudsync message send bob 'lunch at noon?'", "Send a text to bob."),
+            Example("cloudsync message send bob --file report.pdf", "Send a file's bytes."),
+        ],
+        jsonOutput: MessageJSONOutput.send,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

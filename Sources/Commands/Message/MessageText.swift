@@ -5,22 +5,24 @@ import CloudSyncCore
 enum MessageText {
     static let unauthenticated = "could not be authenticated"
 
-    /// `2026-01-31T12:00:00.000Z  msg-…  from alice: first line…` (data escaped by Output).
-    static func summary(_ message: OpenedMessage, outbox: Bool) -> TerminalText {
+    /// `2026-01-31T12:00:00.000Z  msg-…  from alice: first line …` (data escaped by Output). The
+    /// first line is cut to the terminal's width only when stdout is one (`Output.fitted`).
+    static func summary(_ message: OpenedMessage, outbox: Bool, output: Output) -> TerminalText {
         let time = ISO8601.format(milliseconds: message.envelope.sentAt)
         let who = outbox ? "to \(message.toName)" : "from \(message.fromName)"
+        let head: TerminalText = "\(time)  \(message.envelope.id)  \(who): "
         guard let plaintext = message.plaintext else {
-            return "\(time)  \(message.envelope.id)  \(who): \(.text(unauthenticated))"
+            return "\(head)\(.text(unauthenticated))"
         }
-        return "\(time)  \(message.envelope.id)  \(who): \(preview(plaintext))"
+        return "\(head)\(output.fitted(preview(plaintext), after: head.plain.count))"
     }
 
-    /// The first line, at most 60 characters, or `[N bytes]` for data that is not UTF-8 text.
+    /// The first line, followed by ` …` when more lines follow, or `[N bytes]` for data that
+    /// is not UTF-8 text.
     static func preview(_ plaintext: [UInt8]) -> String {
         guard let text = String(validating: plaintext, as: UTF8.self) else { return "[\(plaintext.count) bytes]" }
         let first = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let cut = first.count > 60 ? String(first.prefix(60)) + "…" : first
-        return cut + (first.count < text.count && first.count <= 60 ? " …" : "")
+        return first + (first.count < text.count ? " …" : "")
     }
 
     /// The message as JSON: `text` when the plaintext is UTF-8, else `dataBase64`; nothing of

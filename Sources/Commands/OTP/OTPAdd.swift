@@ -38,6 +38,7 @@ enum OTPAdd {
             Example("pass show github-otp | cloudsync otp add", "Reads an otpauth:// URI from stdin."),
             Example("cloudsync otp add vpn --type hotp --secret-file vpn.key", "An HOTP token from a file."),
         ],
+        jsonOutput: OTPJSONOutput.add,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -13,19 +13,26 @@ enum OTPCode {
             prints each one's code with its name, as 'ykman oath accounts code' does (time-based \
             tokens only); --exact refuses it instead. An HOTP token's code uses its stored \
             counter, which then advances by one (RFC 4226 §7.2).
+
+            --clip copies the code instead of printing it, with wl-copy (Wayland), xclip or xsel, \
+            whichever is on $PATH (exit 69 when none is), and clears the clipboard after \
+            $CLOUDSYNC_CLIP_TIME seconds (45 by default) if it still holds the code, as 'pass' does.
             """,
         options: [
             OptionSpec("at", value: "TIME", help: "The code at TIME (ISO 8601, or @epoch-seconds) instead of now."),
             OptionSpec("next", value: "N", help: "Also print the N codes that follow."),
             OptionSpec("exact", help: "Refuse a QUERY that matches more than one token instead of printing each one's code."),
+            OptionSpec("clip", short: "c", help: "Copy the code to the clipboard (cleared after 45 s) instead of printing it."),
         ],
         arguments: [ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one.", optional: true,
                                  completion: .otpName)],
         examples: [
             Example("cloudsync otp code github", "492039  (17 s left)"),
-            Example("cloudsync otp code github -q | xclip", "The code alone."),
+            Example("cloudsync otp code github -q", "The code alone, for scripts."),
+            Example("cloudsync otp code github --clip", "Copy the code; the clipboard is cleared after 45 s."),
             Example("cloudsync otp code github --at 2038-01-19T03:14:08Z --next 2", "Codes after 2038."),
         ],
+        jsonOutput: OTPJSONOutput.code,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -34,12 +41,18 @@ enum OTPCode {
             guard let n = Int(text), (0...100).contains(n) else { throw CLIError.usage("--next takes 0 to 100, got '\(text)'") }
             next = n
         }
+        // Found (or refused, 69) before anything is computed or an HOTP counter advances.
+        let clipboard = arguments.flag("clip") ? try Clipboard.find(environment: context.environment) : nil
+        let clearSeconds = clipboard == nil ? 0 : try Clipboard.clearSeconds(environment: context.environment)
+        if clipboard != nil && arguments.argument("query") == nil {
+            throw CLIError.usage("--clip needs a QUERY naming one token")
+        }
         let store = try OTPCommand.tokens(context, briefly: true)
         guard let query = arguments.argument("query") else {
             try all(context, store: store, at: try OTPCommand.time(arguments), next: next)
             return
         }
-        if !arguments.flag("exact") {
+        if !arguments.flag("exact") && clipboard == nil {
             let matched = try OTPCommand.matches(query, in: store)
             if matched.count > 1 {
                 try all(context, store: store, at: try OTPCommand.time(arguments), next: next, only: matched)
@@ -50,7 +63,8 @@ enum OTPCode {
         let token = stored.token
         if token.kind == .hotp {
             if arguments.value("at") != nil { throw CLIError.usage("--at is for time-based tokens; '\(token.name)' is HOTP") }
-            try hotp(context, store: store, stored: stored, next: next)
+            try hotp(context, store: store, stored: stored, next: next,
+                     clip: clipboard.map { ($0, clearSeconds) })
             return
         }
         let ms = try OTPCommand.time(arguments)
@@ -61,6 +75,9 @@ enum OTPCode {
         var codes: [String] = []
         for offset in 0...UInt64(next) { codes.append(token.code(factor: step + offset)) }
         let out = context.output
+        if let clipboard {
+            try copy(codes[0], of: token.name, with: clipboard, clearingAfter: clearSeconds, context)
+        }
         if out.isJSON {
             var pairs = nameFields(stored)
             pairs += [("code", .string(codes[0])), ("step", .int(Int64(step))),
@@ -73,6 +90,8 @@ enum OTPCode {
                 })))
             }
             out.json(.object(pairs))
+        } else if clipboard != nil {
+            return
         } else if context.settings.quiet {
             out.write(.text(codes.map { $0 + "\n" }.joined()))
         } else {
@@ -87,7 +106,8 @@ enum OTPCode {
     /// An HOTP code: the stored counter's, after which the counter advances and is saved. The
     /// counters shown must all lie below `OTPToken.maximumCounter` (else 65, nothing saved), and
     /// the output is made before the counter is saved.
-    static func hotp(_ context: CommandContext, store: OTPTokenStore, stored: StoredToken, next: Int) throws {
+    static func hotp(_ context: CommandContext, store: OTPTokenStore, stored: StoredToken, next: Int,
+                     clip: (Clipboard, Int)? = nil) throws {
         let token = stored.token
         let counters: ClosedRange<UInt64>
         do { counters = try token.usableCounters(next + 1) } catch { throw CLIError.badInput(error.description) }
@@ -104,6 +124,8 @@ enum OTPCode {
                 })))
             }
             document = .object(pairs)
+        } else if clip != nil {
+            text = ""
         } else if context.settings.quiet {
             text = shown.map { $0.code + "\n" }.joined()
         } else {
@@ -112,6 +134,9 @@ enum OTPCode {
         var advanced = stored
         advanced.token.counter = counters.lowerBound + 1
         try store.update(advanced, from: token, now: OTPCommand.nowMilliseconds())
+        if let (clipboard, seconds) = clip {
+            try copy(shown[0].code, of: token.name, with: clipboard, clearingAfter: seconds, context)
+        }
         if let document { out.json(document) } else { out.write(.text(text)) }
     }
 
@@ -141,6 +166,17 @@ enum OTPCode {
             context.output.line("No time-based tokens. Add one with 'cloudsync otp add'.")
         } else {
             context.output.table(["NAME", "CODE", "LEFT"], rows)
+        }
+    }
+
+    /// `--clip`: copies the code, leaves the clearing child and says so on stdout (unless
+    /// --quiet or --json, whose document is printed as without --clip).
+    static func copy(_ code: String, of name: String, with clipboard: Clipboard, clearingAfter seconds: Int,
+                     _ context: CommandContext) throws {
+        try clipboard.copy(code)
+        try clipboard.scheduleClear(of: code, after: seconds)
+        if !context.output.isJSON && !context.settings.quiet {
+            context.output.line("copied the code of \(name) to the clipboard with \(clipboard.tool.rawValue); it is cleared in \(seconds) s")
         }
     }
 

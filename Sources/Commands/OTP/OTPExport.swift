@@ -32,6 +32,7 @@ enum OTPExport {
             Example("cloudsync otp export --format aegis -o aegis.json", "A vault Aegis imports."),
             Example("cloudsync otp export github --qr", "Scan it into a phone app."),
         ],
+        jsonOutput: OTPJSONOutput.export,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -33,6 +33,7 @@ enum OTPImport {
             Example("cloudsync otp import aegis-backup.json", "Asks for the vault password if it is encrypted."),
             Example("zbarimg -q --raw transfer.png | cloudsync otp import -", "Google Authenticator's transfer QR code."),
         ],
+        jsonOutput: OTPJSONOutput.`import`,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -5,6 +5,11 @@ import CloudSyncOTP
 import Glibc
 #endif
 
+extension CompletionKind {
+    /// The name of an OTP token, from this device's store (a kind of the otp family).
+    public static let otpName = CompletionKind.live(LiveCompletion("otpName", provider: OTPCommand.liveNames))
+}
+
 extension OTPCommand {
     /// Token names for completion (`otp code <Tab>`), read from the device's store; never
     /// creates a device file.

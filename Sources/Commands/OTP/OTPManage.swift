@@ -13,6 +13,7 @@ enum OTPManage {
                                  optional: true, completion: .otpName)],
         examples: [Example("cloudsync otp list --json", "As JSON."),
                    Example("cloudsync otp list google", "The tokens 'otp code google' would show.")],
+        jsonOutput: OTPJSONOutput.list,
         run: { context, arguments in
             let store = try OTPCommand.tokens(context)
             let tokens: [StoredToken]
@@ -39,6 +40,7 @@ enum OTPManage {
                   OptionSpec("qr", help: "Draw the URI as a QR code to scan with a phone.")],
         arguments: [OTPCommand.queryArgument],
         examples: [Example("cloudsync otp show github --uri | pass otp insert github", "Move a token to pass-otp.")],
+        jsonOutput: OTPJSONOutput.show,
         run: { context, arguments in
             guard let query = arguments.argument("query") else { throw CLIError.usage("which token? give a QUERY") }
             let stored = try OTPCommand.resolve(query, in: try OTPCommand.tokens(context))
@@ -70,6 +72,10 @@ enum OTPManage {
     static let rename = CommandSpec(
         name: "rename", abstract: "Give a token another name.",
         arguments: [OTPCommand.queryArgument, ArgumentSpec("new-name", help: "The new name.")],
+        examples: [
+            Example("cloudsync otp rename github 'GitHub (work)'", "Rename the token that github matches."),
+        ],
+        jsonOutput: OTPJSONOutput.rename,
         run: { context, arguments in
             guard let query = arguments.argument("query"), let newName = arguments.argument("new-name")?.trimmingSpaces() else {
                 throw CLIError.usage("give the token's QUERY and its NEW-NAME")
@@ -99,6 +105,10 @@ enum OTPManage {
         options: [OptionSpec("yes", short: "y", help: "Do not ask.")],
         arguments: [ArgumentSpec("query", help: "Name, issuer, issuer:account or part of one.", repeating: true,
                                  completion: .otpName)],
+        examples: [
+            Example("cloudsync otp remove github --yes", "Remove the token that github matches, without asking."),
+        ],
+        jsonOutput: OTPJSONOutput.remove,
         run: { context, arguments in
             let queries = arguments.arguments("query")
             guard !queries.isEmpty else { throw CLIError.usage("which token? give a QUERY") }

@@ -19,6 +19,7 @@ enum OTPSync {
         arguments: [SyncVerb.stateArgument],
         examples: [Example("cloudsync otp sync on", "Turn sync on and upload the tokens."),
                    Example("cloudsync otp sync off --delete-cloud-data --yes", "Stop syncing and remove the cloud copy.")],
+        jsonOutput: OTPJSONOutput.sync,
         run: { context, arguments in
             try OTPCommand.tokens(context).markEncrypted()
             try SyncVerb { OTPSyncAdapter(forceData: $0) }.run(context, arguments)

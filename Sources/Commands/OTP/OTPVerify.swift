@@ -19,6 +19,7 @@ enum OTPVerify {
         ],
         arguments: [ArgumentSpec("code", help: "The code to check."), OTPCommand.queryArgument],
         examples: [Example("cloudsync otp verify 492039 vpn && echo ok", "Exit 0 when the code is good.")],
+        jsonOutput: OTPJSONOutput.verify,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

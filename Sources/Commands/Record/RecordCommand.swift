@@ -27,11 +27,16 @@ public enum RecordCommand {
 
     static let get = CommandSpec(
         name: "get", abstract: "Fetch records by name.",
-        options: [zoneOption, databaseOption, AssetFiles.option],
+        options: [zoneOption, databaseOption, SharedOwnerOption.option, AssetFiles.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync record get n1 n2 --zone Notes", "Fetch two records of the zone Notes."),
+            Example("cloudsync record get photo1 --zone Photos --asset-dir photos --json", "Fetch a record as JSON and write its assets into photos/."),
+        ],
+        jsonOutput: RecordJSONOutput.get,
         run: { context, arguments in
             let session = try context.session()
-            let request = session.request(try context.databaseScope(arguments))
+            let request = try context.databaseRequest(arguments, session: session)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             let results = try session.cloud.fetchRecords(ids, in: request)
@@ -42,7 +47,7 @@ public enum RecordCommand {
                 case .success(let record)?:
                     if let directory = arguments.value("asset-dir") {
                         let files = try AssetFiles.write(record.fields, to: directory) { reference in
-                            try session.cloud.fetchAsset(reference, in: request)
+                            try session.cloud.fetchAsset(reference, of: record.recordID, in: request)
                         }
                         for file in files { context.output.info("\(record.recordID.recordName).\(file.field): \(file.path)") }
                     }
@@ -74,11 +79,15 @@ public enum RecordCommand {
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete records (records that reference them with DELETE_SELF go too).",
-        options: [zoneOption, databaseOption],
+        options: [zoneOption, databaseOption, SharedOwnerOption.option],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync record delete n1 --zone Notes", "Delete the record n1 of the zone Notes."),
+        ],
+        jsonOutput: RecordJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
-            let request = session.request(try context.databaseScope(arguments))
+            let request = try context.databaseRequest(arguments, session: session, writing: true)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             guard ids.count <= CloudLimits.maxRecordsPerModify else {

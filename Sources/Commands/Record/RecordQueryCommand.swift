@@ -19,12 +19,13 @@ enum RecordQueryCommand {
             OptionSpec("limit", value: "N", help: "Records per page (default 100)."),
             OptionSpec("continuation", value: "MARKER", help: "Continue after a previous page."),
             OptionSpec("all", help: "Follow continuation markers to the last page."),
-            RecordCommand.zoneOption, RecordCommand.databaseOption,
+            RecordCommand.zoneOption, RecordCommand.databaseOption, SharedOwnerOption.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
         examples: [Example("cloudsync record query Note --where 'title BEGINSWITH %@' --arg Hel", "Prefix match."),
                    Example("cloudsync record query Note --where 'tags CONTAINS %@' --arg work --sort -modificationDate",
                            "List contains.")],
+        jsonOutput: RecordJSONOutput.query,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -39,7 +40,7 @@ enum RecordQueryCommand {
             limit = n
         }
         let session = try context.session()
-        let request = session.request(try context.databaseScope(arguments))
+        let request = try context.databaseRequest(arguments, session: session)
         var query = RecordQuery(recordType: type, predicate: predicate, sort: sort,
                                 zoneName: arguments.value("zone") ?? ZoneID.defaultZoneName, limit: limit,
                                 continuation: arguments.value("continuation"))
@@ -58,7 +59,7 @@ enum RecordQueryCommand {
         }
         context.output.table(["NAME", "TYPE", "CHANGE TAG", "FIELDS"], records.map {
             [$0.recordID.recordName, $0.recordType, $0.changeTag ?? "", RecordFormatting.fieldSummary($0)]
-        })
+        }, fitting: 3)
         if let continuation {
             context.output.info("more results: --continuation \(continuation)")
         }

@@ -22,7 +22,7 @@ enum RecordSave {
             OptionSpec("change-tag", value: "TAG", help: "The change tag of the version being replaced."),
             OptionSpec("policy", value: "POLICY", help: "if-unchanged (default), changed-keys or all-keys.",
                        completion: .values(["if-unchanged", "changed-keys", "all-keys"])),
-            RecordCommand.databaseOption,
+            RecordCommand.databaseOption, SharedOwnerOption.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
                     ArgumentSpec("name", help: "Record name (default: a new random name).", optional: true,
@@ -32,6 +32,7 @@ enum RecordSave {
                            "Fields from JSON."),
                    Example("cloudsync record save Photo p1 --field image:ASSETID=@photo.jpg --field body=@notes.txt",
                            "Values from files: an asset is uploaded, a text file becomes a STRING.")],
+        jsonOutput: RecordJSONOutput.save,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -42,7 +43,7 @@ enum RecordSave {
         guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
         try NameRules.validateIdentifier(type, kind: "record type")
         let session = try context.session()
-        let request = session.request(try context.databaseScope(arguments))
+        let request = try context.databaseRequest(arguments, session: session, writing: true)
         let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
         let name = arguments.argument("name") ?? randomRecordName()
         try NameRules.validateRecordName(name)

@@ -41,6 +41,7 @@ public enum SchemaCommand {
         options: [OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output ('-').",
                              completion: .file)],
         examples: [Example("cloudsync schema export --environment production", "Print the production schema.")],
+        jsonOutput: SchemaJSONOutput.export,
         run: { context, arguments in
             let schema = try service(context).schema(container: context.settings.container,
                                                      environment: context.settings.environment)
@@ -64,6 +65,10 @@ public enum SchemaCommand {
         name: "validate", abstract: "Check a .ckdb file without touching the cloud.",
         discussion: "A problem is reported as FILE:LINE:COLUMN: message, with exit status 65.",
         arguments: [ArgumentSpec("file", help: "The .ckdb file ('-' for standard input).", completion: .file)],
+        examples: [
+            Example("cloudsync schema validate schema.ckdb", "Check a schema file."),
+        ],
+        jsonOutput: SchemaJSONOutput.validate,
         run: { context, arguments in
             let path = arguments.argument("file") ?? "-"
             let schema = try SchemaFile.parse(path)
@@ -80,6 +85,11 @@ public enum SchemaCommand {
         discussion: "Refused in production: change development, then run schema deploy.",
         options: [dryRun],
         arguments: [ArgumentSpec("file", help: "The .ckdb file ('-' for standard input).", completion: .file)],
+        examples: [
+            Example("cloudsync schema import schema.ckdb --dry-run", "Show what importing would change, and change nothing."),
+            Example("cloudsync schema import schema.ckdb", "Make schema.ckdb the development schema."),
+        ],
+        jsonOutput: SchemaJSONOutput.`import`,
         run: { context, arguments in
             try requireDevelopment(context, "import")
             let schema = try SchemaFile.parse(arguments.argument("file") ?? "-")
@@ -91,6 +101,10 @@ public enum SchemaCommand {
     static let diff = CommandSpec(
         name: "diff", abstract: "Show what importing a .ckdb file would change.",
         arguments: [ArgumentSpec("file", help: "The .ckdb file ('-' for standard input).", completion: .file)],
+        examples: [
+            Example("cloudsync schema diff schema.ckdb", "What importing schema.ckdb would add, change or remove."),
+        ],
+        jsonOutput: SchemaJSONOutput.diff,
         run: { context, arguments in
             let schema = try SchemaFile.parse(arguments.argument("file") ?? "-")
             let current = try service(context).schema(container: context.settings.container,
@@ -106,6 +120,10 @@ public enum SchemaCommand {
             (exit 65), and nothing changes.
             """,
         options: [dryRun],
+        examples: [
+            Example("cloudsync schema deploy --dry-run", "What deploying would add to production."),
+        ],
+        jsonOutput: SchemaJSONOutput.deploy,
         run: { context, arguments in
             let check = try service(context).deploySchema(container: context.settings.container,
                                                           dryRun: arguments.flag("dry-run"))
@@ -125,6 +143,10 @@ public enum SchemaCommand {
     static let reset = CommandSpec(
         name: "reset", abstract: "Delete the development schema and all development data.",
         options: [OptionSpec("yes", short: "y", help: "Confirm; required.")],
+        examples: [
+            Example("cloudsync schema reset --yes", "Start development over (production is untouched)."),
+        ],
+        jsonOutput: SchemaJSONOutput.reset,
         run: { context, arguments in
             try requireDevelopment(context, "reset")
             guard arguments.flag("yes") else {
@@ -141,6 +163,10 @@ public enum SchemaCommand {
     static let initCommand = CommandSpec(
         name: "init", abstract: "Add the record types and fields of this device's local store to development.",
         options: [dryRun],
+        examples: [
+            Example("cloudsync schema init --dry-run", "The types and fields the local store would add."),
+        ],
+        jsonOutput: SchemaJSONOutput.`init`,
         run: { context, arguments in
             try requireDevelopment(context, "init")
             let session = try context.session()
@@ -161,6 +187,10 @@ public enum SchemaCommand {
     static let show = CommandSpec(
         name: "show", abstract: "Show record types, fields, their types and indexes as a table.",
         arguments: [ArgumentSpec("type", help: "Only this record type.", optional: true, completion: .recordType)],
+        examples: [
+            Example("cloudsync schema show Note", "The fields, indexes and grants of Note."),
+        ],
+        jsonOutput: SchemaJSONOutput.show,
         run: { context, arguments in
             let schema = try service(context).schema(container: context.settings.container,
                                                      environment: context.settings.environment)

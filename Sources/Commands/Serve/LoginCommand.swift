@@ -18,6 +18,7 @@ public enum LoginCommand {
             """,
         arguments: [ArgumentSpec("url", help: "The server, http://HOST:PORT or https://HOST:PORT.")],
         examples: [Example("echo \"$TOKEN\" | cloudsync login http://server:8080", "Store a token.")],
+        jsonOutput: ServeJSONOutput.login,
         run: { context, arguments in
             let url = arguments.argument("url") ?? ""
             guard case .http = try CloudLocator(parsing: url) else {

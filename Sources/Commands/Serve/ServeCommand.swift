@@ -34,6 +34,7 @@ public enum ServeCommand {
                              completion: .file)],
         examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
                    Example("cloudsync serve --listen 127.0.0.1:0", "Serve on a free port (printed on start).")],
+        jsonOutput: ServeJSONOutput.serve,
         run: { context, arguments in try run(context, arguments) })
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

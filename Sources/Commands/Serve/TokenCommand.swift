@@ -26,6 +26,10 @@ public enum TokenCommand {
 
     static let create = CommandSpec(
         name: "create", abstract: "Print a new token for --account (shown once).",
+        examples: [
+            Example("cloudsync --account alice token create", "A token that acts as alice; keep it, it is shown once."),
+        ],
+        jsonOutput: ServeJSONOutput.create,
         run: { context, _ in
             let service = try CredentialStore.service(context)
             let (row, token) = try service.createToken(account: context.settings.account)
@@ -39,6 +43,10 @@ public enum TokenCommand {
 
     static let list = CommandSpec(
         name: "list", abstract: "List tokens and keys: ID, account, kind, created, last used.",
+        examples: [
+            Example("cloudsync token list --json", "Every token and key as JSON."),
+        ],
+        jsonOutput: ServeJSONOutput.list,
         run: { context, _ in
             let rows = try CredentialStore.service(context).credentials()
             if context.output.isJSON {
@@ -62,6 +70,10 @@ public enum TokenCommand {
     static let revoke = CommandSpec(
         name: "revoke", abstract: "Revoke a token or key by ID.",
         arguments: [ArgumentSpec("id", help: "The ID 'token list' shows.")],
+        examples: [
+            Example("cloudsync token revoke 3", "Revoke the token or key with ID 3 (see 'token list')."),
+        ],
+        jsonOutput: ServeJSONOutput.revoke,
         run: { context, arguments in
             let id = arguments.argument("id") ?? ""
             try CredentialStore.service(context).revokeCredential(id: id)
@@ -76,6 +88,10 @@ public enum TokenCommand {
             the base64 DER ECDSA-SHA256 signature of date:base64(sha256(body)):path) act as the account.
             """,
         options: [OptionSpec("public-key", value: "FILE", help: "The PEM public key (openssl ec -pubout).", completion: .file)],
+        examples: [
+            Example("cloudsync --account alice token add-key --public-key eckey.pub", "Register a public key made with openssl ec -pubout."),
+        ],
+        jsonOutput: ServeJSONOutput.addKey,
         run: { context, arguments in
             guard let path = arguments.value("public-key") else { throw CLIError.usage("--public-key FILE is required") }
             let pem = try readText(path)

@@ -28,7 +28,7 @@ public enum StoreCommand {
         ],
         subcommands: [StorePut.spec, StoreRead.get, StorePut.delete, StoreRead.query, StoreHistory.spec,
                       StoreStatus.spec, StoreSync.spec, StoreConfig.spec, StoreStatus.conflicts,
-                      StoreTransfer.export, StoreTransfer.import])
+                      StoreTransfer.export, StoreTransfer.import, StoreRevert.spec])
 
     /// The container the store of this invocation works in.
     static func container(_ context: CommandContext) -> String { context.settings.container }

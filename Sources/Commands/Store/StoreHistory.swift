@@ -12,7 +12,11 @@ enum StoreHistory {
             user; 'sync' is a change pulled from the cloud; 'recovery' marks a re-upload.
             """,
         options: [OptionSpec("since", value: "ID", help: "Only transactions after ID."),
-                  OptionSpec("limit", value: "N", help: "At most N transactions (default 100).")],
+                  OptionSpec("limit", value: "N", help: "At most N transactions (default 100)."), StoreDatabase.option],
+        examples: [
+            Example("cloudsync store history --since 10 --limit 5", "Five transactions after transaction 10."),
+        ],
+        jsonOutput: StoreJSONOutput.history,
         run: { context, arguments in
             var since: Int64 = 0
             if let text = arguments.value("since") {
@@ -24,7 +28,7 @@ enum StoreHistory {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let txns = try context.deviceStore().history(container: StoreCommand.container(context), since: since, limit: limit)
+            let txns = try StoreDatabase.store(context, arguments).history(container: StoreCommand.container(context), since: since, limit: limit)
             if context.output.isJSON {
                 for txn in txns {
                     context.output.ndjson(.object([

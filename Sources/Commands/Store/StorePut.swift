@@ -15,21 +15,26 @@ enum StorePut {
             OptionSpec("unset", value: "NAME", help: "A field to remove (repeatable).", repeatable: true),
             OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
                        repeatable: true),
-            StoreCommand.zoneOption,
+            StoreCommand.zoneOption, StoreCommand.ownerOption,
+            StoreDatabase.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
                     ArgumentSpec("name", help: "Record name (default: a new random name).", optional: true,
                                  completion: .recordName)],
         examples: [Example("cloudsync store put Note n1 --field title=Hi --field n:INT64=2", "Create or update n1.")],
+        jsonOutput: StoreJSONOutput.put,
         run: { context, arguments in
             guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
-            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
+            let zone = try StoreDatabase.zone(context, arguments)
             let name = arguments.argument("name") ?? randomName()
             var fields: [String: FieldValue] = [:]
             let placeholder = ZoneID(zoneName: zone, ownerRecordName: ZoneID.currentUserOwner)
             // An ASSETID read from a file is kept as BYTES: sync sends every BYTES field as an asset.
             for field in try FieldOptions.parse(arguments, defaultZone: placeholder) { fields[field.name] = field.value }
-            let store = try context.deviceStore()
+            if try StoreDatabase.isPublic(context, arguments), !arguments.values("encrypt").isEmpty {
+                throw CLIError.usage("--encrypt works in the private store only: public records are readable by every account")
+            }
+            let store = try StoreDatabase.store(context, arguments)
             for field in arguments.values("encrypt") { try NameRules.validateIdentifier(field, kind: "field name") }
             try EncryptionMarks.add(Set(arguments.values("encrypt")), recordType: type, store: store,
                                     container: StoreCommand.container(context))
@@ -47,11 +52,15 @@ enum StorePut {
 
     static let delete = CommandSpec(
         name: "delete", abstract: "Delete a record from the local store (offline).",
-        options: [StoreCommand.zoneOption],
+        options: [StoreCommand.zoneOption, StoreDatabase.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync store delete milk", "Delete milk here; the next sync deletes it in the cloud."),
+        ],
+        jsonOutput: StoreJSONOutput.delete,
         run: { context, arguments in
-            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
-            let store = try context.deviceStore()
+            let zone = try StoreDatabase.zone(context, arguments)
+            let store = try StoreDatabase.store(context, arguments)
             var missing: [String] = []
             var deleted: [JSONValue] = []
             for name in arguments.arguments("name") {
@@ -65,7 +74,7 @@ enum StorePut {
             }
             if context.output.isJSON { context.output.json(.object([("deleted", .array(deleted))])) }
             if !missing.isEmpty {
-                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }
         })
 

@@ -6,11 +6,16 @@ import CloudSyncDevice
 enum StoreRead {
     static let get = CommandSpec(
         name: "get", abstract: "Show records of the local store.",
-        options: [StoreCommand.zoneOption, AssetFiles.option],
+        options: [StoreCommand.zoneOption, AssetFiles.option, StoreDatabase.option, StoreCommand.ownerOption],
         arguments: [ArgumentSpec("name", help: "Record name.", repeating: true, completion: .recordName)],
+        examples: [
+            Example("cloudsync store get milk", "Show the record milk of the local store."),
+            Example("cloudsync store get milk --json", "The same as Apple's record dictionary."),
+        ],
+        jsonOutput: StoreJSONOutput.get,
         run: { context, arguments in
-            let zone = arguments.value("zone") ?? LocalStoreDefaults.zoneName
-            let store = try context.deviceStore()
+            let zone = try StoreDatabase.zone(context, arguments)
+            let store = try StoreDatabase.store(context, arguments)
             let container = StoreCommand.container(context)
             var found: [JSONValue] = []
             var missing: [String] = []
@@ -19,6 +24,7 @@ enum StoreRead {
                     missing.append(name)
                     continue
                 }
+                try StoreCommand.requireReadable(record.fields, record: name, arguments)
                 let pending = try store.isPending(container: container, zone: zone, name: name)
                 if let directory = arguments.value("asset-dir") {
                     // The local store keeps asset contents as BYTES (sync turns them into assets).
@@ -40,7 +46,7 @@ enum StoreRead {
                 context.output.json(.object([("records", .array(found))]))
             }
             if !missing.isEmpty {
-                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the local store")
+                throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }
         })
 
@@ -52,8 +58,15 @@ enum StoreRead {
             OptionSpec("sort", value: "[-]FIELD,…", help: "Sort by fields; - for descending."),
             OptionSpec("limit", value: "N", help: "At most N records."),
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
+            StoreDatabase.option,
+            StoreCommand.ownerOption,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType)],
+        examples: [
+            Example("cloudsync store query Todo --where 'done == 0' --sort title", "The open todos, by title."),
+            Example("cloudsync store query Todo --where 'title BEGINSWITH %@' --arg Buy --limit 10", "At most ten todos whose title starts with Buy."),
+        ],
+        jsonOutput: StoreJSONOutput.query,
         run: { context, arguments in
             guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
             let predicate = try PredicateParser.parse(arguments.value("where") ?? "TRUEPREDICATE", arguments: arguments.values("arg"))
@@ -63,15 +76,18 @@ enum StoreRead {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let store = try context.deviceStore()
+            let store = try StoreDatabase.store(context, arguments)
             // Streamed: only the matches are held; without a sort, reading stops at the limit.
             var matches: [Record] = []
-            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone")) {
+            // SQLite skips what the predicate's simple conditions rule out; the predicate decides.
+            try store.forEachLocalRecord(container: StoreCommand.container(context), type: type, zone: arguments.value("zone"),
+                                         prefilter: LocalQueryPrefilter(predicate)) {
                 let record = StoreCommand.asRecord($0)
                 if predicate.evaluate(record) { matches.append(record) }
                 return !sort.isEmpty || matches.count < limit
             }
             let sorted = Array(sort.apply(to: matches).prefix(limit))
+            for record in sorted { try StoreCommand.requireReadable(record.fields, record: record.recordID.recordName, arguments) }
             if context.output.isJSON {
                 let container = StoreCommand.container(context)
                 var records: [JSONValue] = []
@@ -85,7 +101,7 @@ enum StoreRead {
             } else {
                 context.output.table(["NAME", "ZONE", "FIELDS"], sorted.map {
                     [$0.recordID.recordName, $0.recordID.zoneID.zoneName, RecordFormatting.fieldSummary($0)]
-                })
+                }, fitting: 2)
             }
         })
 }

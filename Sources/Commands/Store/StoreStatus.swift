@@ -6,13 +6,23 @@ import CloudSyncDevice
 enum StoreStatus {
     static let spec = CommandSpec(
         name: "status", abstract: "Pending changes, last sync, tokens and conflicts (offline).",
-        run: { context, _ in
-            let store = try context.deviceStore()
+        options: [StoreDatabase.option],
+        examples: [
+            Example("cloudsync store status --json", "Pending changes, last sync and conflicts as JSON."),
+        ],
+        jsonOutput: StoreJSONOutput.status,
+        run: { context, arguments in
+            let store = try StoreDatabase.store(context, arguments)
             let container = StoreCommand.container(context)
             let status = try store.storeStatus(container: container)
-            let policy = try store.syncState(container: container, StoreConfig.mergePolicyKey) ?? MergePolicy.fields.rawValue
+            let policy = try context.deviceStore().syncState(container: container, StoreConfig.mergePolicyKey) ?? MergePolicy.fields.rawValue
+            // The public store: per mirrored type, the newest modification time applied and the last full scan.
+            let mirrored = try StoreDatabase.isPublic(context, arguments) ? try mirrorStates(store, container) : nil
             if context.output.isJSON {
-                context.output.json(.object([
+                context.output.json(.object((mirrored.map { [("publicTypes", JSONValue.array($0.map { state in
+                    .object([("recordType", .string(state.type)), ("watermark", state.watermark.map { .int($0) } ?? .null),
+                             ("lastFullScan", state.lastScan.map { .int($0) } ?? .null)])
+                }))] } ?? []) + [
                     ("records", .int(Int64(status.records))), ("pending", .int(Int64(status.pending))),
                     ("lastSync", status.lastSync.map { .int($0) } ?? .null),
                     ("databaseToken", .bool(status.hasDatabaseToken)), ("zoneTokens", .int(Int64(status.zoneTokens))),
@@ -29,19 +39,37 @@ enum StoreStatus {
             out.line("zone tokens:          \(status.zoneTokens)")
             out.line("merge policy:         \(policy)")
             out.line("conflicts:            \(status.conflicts) logged, \(status.unresolvedConflicts) unresolved")
+            for state in mirrored ?? [] {
+                out.line("public type \(state.type): newest change applied \(state.watermark.map { ISO8601.format(milliseconds: $0) } ?? "none"), last full scan \(state.lastScan.map { ISO8601.format(milliseconds: $0) } ?? "never")")
+            }
         })
+
+    /// The mirror's state of every type the public store has synced.
+    static func mirrorStates(_ store: DeviceStore, _ container: String) throws -> [(type: String, watermark: Int64?, lastScan: Int64?)] {
+        let watermarks = Dictionary(try store.syncStates(container: container, prefix: PublicMirror.watermarkPrefix)
+            .map { (String($0.0.dropFirst(PublicMirror.watermarkPrefix.count)), Int64($0.1)) }, uniquingKeysWith: { a, _ in a })
+        let scans = Dictionary(try store.syncStates(container: container, prefix: PublicMirror.scanPrefix)
+            .map { (String($0.0.dropFirst(PublicMirror.scanPrefix.count)), Int64($0.1)) }, uniquingKeysWith: { a, _ in a })
+        return Set(watermarks.keys).union(scans.keys).sorted().map { type in
+            (type, watermarks[type] ?? nil, scans[type] ?? nil)
+        }
+    }
 
     static let conflicts = CommandSpec(
         name: "conflicts", abstract: "Show the conflict log: every conflict and how it was resolved.",
         options: [OptionSpec("unresolved", help: "Only conflicts still waiting."),
-                  OptionSpec("limit", value: "N", help: "At most N entries (default 50).")],
+                  OptionSpec("limit", value: "N", help: "At most N entries (default 50)."), StoreDatabase.option, StoreCommand.ownerOption],
+        examples: [
+            Example("cloudsync store conflicts --unresolved", "Only the conflicts still waiting."),
+        ],
+        jsonOutput: StoreJSONOutput.conflicts,
         run: { context, arguments in
             var limit = 50
             if let text = arguments.value("limit") {
                 guard let n = Int(text), n >= 1 else { throw CLIError.usage("--limit must be a positive number, got '\(text)'") }
                 limit = n
             }
-            let entries = try context.deviceStore().conflicts(container: StoreCommand.container(context),
+            let entries = try StoreDatabase.store(context, arguments).conflicts(container: StoreCommand.container(context),
                                                               unresolvedOnly: arguments.flag("unresolved"), limit: limit)
             if context.output.isJSON {
                 context.output.json(.object([("conflicts", .array(entries.map { entry in

@@ -23,12 +23,28 @@ enum StoreSync {
             makes data calls to the cloud (history keeps recording). 'store sync off \
             --delete-cloud-data' also deletes the store's zones from the cloud (asks first on a \
             terminal; --yes otherwise); other devices stop syncing and keep their records.
+
+            --database public syncs this device's public store instead: the record \
+            types chosen with 'store config public-types', mirrored from the public database. The \
+            public database has no change tokens, so each type is queried on modificationDate \
+            since the last sync (less a 60 s overlap; records already held are skipped by change \
+            tag), in pages, and a query subscription per type wakes 'subscribe listen'. Records \
+            deleted upstream are found by a full scan of each type (every \
+            public-scan-interval, default an hour; --full-scan now), which reads every record of \
+            the type. Only records this account created can be changed: an edit of another \
+            account's record is refused (77) and stays pending, as every change the cloud \
+            refuses does. Under a production schema each mirrored type needs the index \
+            '___modTime SORTABLE' (range and sort on modificationDate).
             """,
-        options: SyncVerb.options,
+        options: SyncVerb.options + [StoreDatabase.option, StorePublicSync.fullScanOption],
         arguments: [SyncVerb.stateArgument],
         examples: [Example("cloudsync --device phone store sync", "Sync the phone."),
-                   Example("cloudsync store sync --json", "The report as JSON.")],
+                   Example("cloudsync store sync --json", "The report as JSON."),
+                   Example("cloudsync store sync --database public", "Mirror the public types of 'store config public-types'.")],
+        jsonOutput: StoreJSONOutput.sync,
         run: { context, arguments in
+            if try StoreDatabase.isPublic(context, arguments) { return try StorePublicSync.run(context, arguments) }
+            if arguments.flag("full-scan") { throw CLIError.usage("--full-scan goes with --database public") }
             // OTP tokens live in the same zone: their rules (counters never go back) apply here too.
             try SyncVerb { GenericStoreAdapter(forceData: $0, rules: [OTPSyncAdapter(forceData: $0)]) }.run(context, arguments)
         })

@@ -18,11 +18,13 @@ enum StoreTransfer {
         options: [
             OptionSpec("zone", value: "ZONE", help: "Only this zone (default: every zone).", completion: .zoneName),
             OptionSpec("type", value: "TYPE", help: "Only records of this type.", completion: .recordType),
+            StoreDatabase.option,
         ],
         examples: [Example("cloudsync store export > notes.ndjson", "Save every record to a file."),
                    Example("cloudsync store export --type Note | jq -r .recordName", "List the names of the notes.")],
+        jsonOutput: StoreJSONOutput.export,
         run: { context, arguments in
-            let store = try context.deviceStore()
+            let store = try StoreDatabase.store(context, arguments)
             let container = StoreCommand.container(context)
             try store.forEachLocalRecord(container: container, type: arguments.value("type"), zone: arguments.value("zone")) {
                 let pending = (try? store.isPending(container: container, zone: $0.zoneName, name: $0.recordName)) ?? true
@@ -50,6 +52,7 @@ enum StoreTransfer {
         examples: [Example("cloudsync store import notes.ndjson", "Import the records of a file."),
                    Example("cloudsync --device laptop store export | cloudsync --device phone store import -",
                            "Copy one device's store to another.")],
+        jsonOutput: StoreJSONOutput.`import`,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

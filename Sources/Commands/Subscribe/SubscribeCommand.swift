@@ -2,6 +2,12 @@ import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 
+extension CompletionKind {
+    /// The identifier of a subscription (a kind of the subscribe family).
+    public static let subscriptionID = CompletionKind.live(LiveCompletion("subscriptionID",
+                                                                        provider: SubscribeCommand.subscriptionIDs))
+}
+
 /// `cloudsync subscribe`: subscriptions kept by the cloud and the notifications they deliver
 /// (seed 001: subscribe once, be woken when another device changes something, fetch only what
 /// changed).
@@ -24,7 +30,7 @@ public enum SubscribeCommand {
             further changes add nothing. Notifications wait in the cloud, across restarts, until \
             the device reads them with 'subscribe listen', which acknowledges them.
 
-            'subscribe init' is seed 001's start-up step: it creates the app's zones and its \
+            'subscribe init' is an app's start-up step: it creates the app's zones and its \
             private and shared database subscriptions once and remembers that it did, so routine \
             runs send no requests. 'subscribe listen --exec "cloudsync fetch-changes"' is the rest \
             of the loop.

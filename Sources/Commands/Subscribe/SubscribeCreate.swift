@@ -11,7 +11,8 @@ enum SubscribeCreate {
             --once, and --zone to limit it to one zone); otherwise --zone NAME makes a zone \
             subscription; otherwise --database SCOPE makes a database subscription. --database also \
             names the database of a query subscription (default private). Saving an existing ID \
-            replaces that subscription.
+            replaces that subscription. In the shared database a zone is the zone of one owner: \
+            --owner names it when zones of that name are shared with you by several accounts.
 
             Query subscriptions fire for a created or updated record that matches --where as \
             saved, and for a deleted record that matched as it was; --fires-on picks the events \
@@ -33,6 +34,7 @@ enum SubscribeCreate {
             OptionSpec("silent", help: "Silent notifications that only wake the listener (the default)."),
             OptionSpec("alert", value: "TEXT", help: "With --query: the alert text of each notification."),
             OptionSpec("desired-keys", value: "A,B,C", help: "With --query: up to three fields carried by each notification."),
+            SharedOwnerOption.option,
         ],
         examples: [Example("cloudsync subscribe create --database private --id private-changes", "Any change in the private database."),
                    Example("cloudsync subscribe create --zone Notes", "Any change in the zone Notes."),
@@ -40,6 +42,7 @@ enum SubscribeCreate {
                            "New public posts about Swift."),
                    Example("cloudsync subscribe create --query Order --where \"status == 'shipped'\" --once --desired-keys status,total",
                            "The first shipped order, then never again.")],
+        jsonOutput: SubscribeJSONOutput.create,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -49,7 +52,7 @@ enum SubscribeCreate {
             throw CLIError.usage("a subscription lives in one database; give --database once")
         }
         let session = try context.session()
-        let request = session.request(scope)
+        let request = try context.databaseRequest(arguments, session: session, default: scope)
         let saved = try session.cloud.saveSubscriptions([subscription], in: request)
         guard let stored = saved.first else { throw CLIError.internalError("the cloud returned no subscription") }
         let replaced = stored.creationDate != stored.modificationDate

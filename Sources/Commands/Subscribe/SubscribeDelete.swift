@@ -15,6 +15,7 @@ enum SubscribeDelete {
                              completion: .values(["private", "shared", "public"]))],
         arguments: [ArgumentSpec("id", help: "Subscription ID.", repeating: true, completion: .subscriptionID)],
         examples: [Example("cloudsync subscribe delete private-changes", "Stop hearing about the private database.")],
+        jsonOutput: SubscribeJSONOutput.delete,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -16,8 +16,8 @@ enum SubscribeInit {
             Creates the zones given with --zone in the private database and a silent database \
             subscription for each database given with --database (default: private and shared, \
             with the IDs private-changes and shared-changes), then records in the device's store \
-            that it did. Later runs find everything recorded and send no request at all, as seed 001 \
-            asks. With --verify it asks the cloud instead and re-creates whatever is missing (a zone \
+            that it did. Later runs find everything recorded and send no request at all, as an app \
+            should. With --verify it asks the cloud instead and re-creates whatever is missing (a zone \
             the user deleted, a subscription deleted from another device).
             """,
         options: [
@@ -28,6 +28,7 @@ enum SubscribeInit {
         ],
         examples: [Example("cloudsync --device phone subscribe init --zone Notes", "First launch: zone and subscriptions."),
                    Example("cloudsync --device phone subscribe init --zone Notes --verify", "Re-create what the cloud lost.")],
+        jsonOutput: SubscribeJSONOutput.`init`,
         run: run)
 
     static func subscriptionID(_ scope: DatabaseScope) -> String { "\(scope.rawValue)-changes" }

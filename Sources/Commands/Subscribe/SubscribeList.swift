@@ -11,6 +11,7 @@ enum SubscribeList {
                              completion: .values(["private", "shared", "public"]))],
         examples: [Example("cloudsync subscribe list", "Every subscription of the account."),
                    Example("cloudsync subscribe list --database public --json", "Public ones, as JSON.")],
+        jsonOutput: SubscribeJSONOutput.list,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -39,9 +39,10 @@ enum SubscribeListen {
         ],
         examples: [Example("cloudsync --device phone subscribe listen", "Print notifications as they come."),
                    Example("cloudsync --device phone subscribe listen --exec 'cloudsync fetch-changes'",
-                           "Seed 001's loop: fetch whenever another device changed something."),
+                           "The app's loop: fetch whenever another device changed something."),
                    Example("cloudsync subscribe listen --once --timeout 30 --json",
                            "Wait up to 30 s for one notification, as JSON.")],
+        jsonOutput: SubscribeJSONOutput.listen,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -13,6 +13,7 @@ enum SubscribeUnregister {
             account's subscriptions stay.
             """,
         examples: [Example("cloudsync --device old-phone subscribe unregister", "Retire a device.")],
+        jsonOutput: SubscribeJSONOutput.unregister,
         run: { context, _ in
             let session = try context.session()
             let device = DeviceAddress(session.request(.private))

@@ -19,9 +19,11 @@ public enum TourCommand {
             """,
         options: [OptionSpec("keep", help: "Keep the temporary folder and print its path.")],
         examples: [Example("cloudsync tour", "Run the tour.")],
+        jsonOutput: TourJSONOutput.tour,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        if context.output.isJSON { throw CLIError.usage("the tour is for people and has no --json output") }
         let output = context.output
         let binary = try selfExecutable()
         let home = try makeTemporaryHome()

@@ -19,6 +19,7 @@ public enum WhoamiCommand {
             """,
         examples: [Example("cloudsync whoami", "Show who and where."),
                    Example("cloudsync --account bob whoami --json", "The same as JSON, for another account.")],
+        jsonOutput: WhoamiJSONOutput.whoami,
         run: run)
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -27,13 +27,14 @@ public enum ZoneCommand {
         options: [OptionSpec("atomic", help: "Make modify calls in the zone all-or-nothing."), databaseOption],
         arguments: [ArgumentSpec("name", help: "Zone name.", repeating: true)],
         examples: [Example("cloudsync zone create Notes", "Create the zone Notes.")],
+        jsonOutput: ZoneJSONOutput.create,
         run: { context, arguments in
             let session = try context.session()
             let scope = try context.databaseScope(arguments)
             let specs = arguments.arguments("name").map { ZoneSpec(name: $0, atomic: arguments.flag("atomic")) }
             let zones = try session.cloud.saveZones(specs, in: session.request(scope))
             if context.output.isJSON {
-                context.output.json(.object([("zones", .array(zones.map(zoneJSON)))]))
+                context.output.json(.object([("zones", .array(zones.map(ZoneJSON.encode)))]))
             } else {
                 for zone in zones { context.output.line("zone \(zone.zoneID.zoneName) ready (\(capabilityText(zone)))") }
             }
@@ -42,11 +43,16 @@ public enum ZoneCommand {
     static let list = CommandSpec(
         name: "list", abstract: "List the zones of a database.",
         options: [databaseOption],
+        examples: [
+            Example("cloudsync zone list", "The zones of the private database, with their record counts."),
+            Example("cloudsync zone list --database shared --json", "The shared database's zones as JSON."),
+        ],
+        jsonOutput: ZoneJSONOutput.list,
         run: { context, arguments in
             let session = try context.session()
             let zones = try session.cloud.fetchAllZones(in: session.request(try context.databaseScope(arguments)))
             if context.output.isJSON {
-                context.output.json(.object([("zones", .array(zones.map(zoneJSON)))]))
+                context.output.json(.object([("zones", .array(zones.map(ZoneJSON.encode)))]))
             } else {
                 context.output.table(["ZONE", "RECORDS", "CAPABILITIES"],
                                      zones.map { [$0.zoneID.zoneName, String($0.recordCount), capabilityText($0)] })
@@ -63,6 +69,11 @@ public enum ZoneCommand {
                   OptionSpec("purge", help: "Delete as the user would in iCloud settings (userDeletedZone)."),
                   databaseOption],
         arguments: [ArgumentSpec("name", help: "Zone name.", repeating: true, completion: .zoneName)],
+        examples: [
+            Example("cloudsync zone delete Notes --yes", "Delete the zone Notes and its records."),
+            Example("cloudsync zone delete Notes --purge --yes", "Delete it as the user would in iCloud settings."),
+        ],
+        jsonOutput: ZoneJSONOutput.delete,
         run: { context, arguments in
             let names = arguments.arguments("name")
             if !arguments.flag("yes") {
@@ -74,11 +85,12 @@ public enum ZoneCommand {
                 }
             }
             let session = try context.session()
-            try session.cloud.deleteZones(names, purge: arguments.flag("purge"),
-                                          in: session.request(try context.databaseScope(arguments)))
+            let request = session.request(try context.databaseScope(arguments))
+            try session.cloud.deleteZones(names, purge: arguments.flag("purge"), in: request)
             if context.output.isJSON {
-                context.output.json(.object([("deleted", .array(names.map { .string($0) })),
-                                             ("purged", .bool(arguments.flag("purge")))]))
+                context.output.json(.object([("zones", .array(names.map {
+                    ZoneJSON.encodeDeletion(request.zoneID($0), purged: arguments.flag("purge"))
+                }))]))
             } else {
                 for name in names { context.output.line("deleted zone \(name)") }
             }
@@ -89,10 +101,4 @@ public enum ZoneCommand {
         return names.isEmpty ? "no change tracking" : names.joined(separator: ",").lowercased()
     }
 
-    static func zoneJSON(_ zone: ZoneInfo) -> JSONValue {
-        .object([("zoneID", RecordJSON.encode(zoneID: zone.zoneID)),
-                 ("capabilities", .array(zone.capabilities.names.map { .string($0) })),
-                 ("syncToken", zone.syncToken.map { .string($0.rawValue) } ?? .null),
-                 ("recordCount", .int(Int64(zone.recordCount)))])
-    }
 }
