@@ -131,7 +131,7 @@ function __cloudsync_value_options --argument-names path
         case 'otp sync'
             printf '%s\n' '--batch-size'
         case 'serve'
-            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--log'
+            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
         case 'cloud copy'
@@ -679,6 +679,7 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l listen -x -d 'Address to 
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l tls-cert -r -F -d 'Serve HTTPS with this PEM certificate (with --tls-key).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l tls-key -r -F -d 'The PEM private key of --tls-cert.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections -x -d 'Connections served at once (default 256).'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-requests -x -d 'Requests worked on at once, below --max-connections (default 32, at most a quarter of the connections); twice as many more wait, the rest get 503 with Retry-After. Long polls are not counted.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 
 # cloudsync token

@@ -15,6 +15,7 @@ func loadJSON() -> JSONValue {
 
 func main() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "--run-measured" { return TimedCommand.runMeasured(Array(arguments.dropFirst())) }
     if arguments.contains("-h") || arguments.contains("--help") { print(BackendOptions.usage); return 0 }
     let options: BackendOptions
     do {

@@ -65,12 +65,21 @@ public protocol CloudStorageTransaction {
     /// Stores a zone's new counter after a modify call: `seq`, changed at `dbSeq`, with
     /// `countDelta` more live records.
     func advanceZone(_ zone: ZoneRow, dbID: Int64, seq: Int64, dbSeq: Int64, countDelta: Int) throws
+    /// `nextDatabaseSeq` then `advanceZone` at that sequence, which it returns; a storage whose
+    /// statements are round trips may take both counters in one.
+    @discardableResult
+    func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64
     /// Zones (live or dead, `_defaultZone` excepted) changed after database sequence `since`,
     /// in sequence order, at most `limit`.
     func zoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [ZoneChangeRow]
 
     // MARK: Records
 
+    /// Announces the records of a zone that this write transaction is about to load and write
+    /// (one modify call's), so that a storage whose every statement is a network round trip
+    /// may read them in one go and send their writes as one batch. A hint: a storage that
+    /// ignores it (the default, SQLite's) stays correct.
+    func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws
     /// A record row (live or tombstone) of a zone.
     func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord?
     /// Writes a record row. `ifAbsent`: only when no row of that name (live or tombstone)
@@ -212,4 +221,17 @@ public protocol CloudStorageTransaction {
     func deleteCredential(id: String) throws -> Bool
     /// Records when a credential last authenticated a request.
     func setCredentialLastUsed(id: String, at time: Int64) throws
+}
+
+extension CloudStorageTransaction {
+    /// Does nothing: loads and writes go to the store one by one.
+    public func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws {}
+
+    /// Two statements: `nextDatabaseSeq`, then `advanceZone`.
+    @discardableResult
+    public func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64 {
+        let dbSeq = try nextDatabaseSeq(dbID)
+        try advanceZone(zone, dbID: dbID, seq: seq, dbSeq: dbSeq, countDelta: countDelta)
+        return dbSeq
+    }
 }

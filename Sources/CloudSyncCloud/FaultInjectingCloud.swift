@@ -76,11 +76,15 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     /// A file every call is appended to, one operation name per line (`CLOUDSYNC_CALL_LOG`),
     /// so tests of the built binary can count calls.
     let callLog: String?
+    /// Seconds every data call waits before it runs (`CLOUDSYNC_FAULT_DELAY_MS` of `serve`: a
+    /// slow cloud, so tests can fill a server's request slots).
+    let delay: Double
 
-    public init(wrapping base: any CloudService, plan: FaultPlan, callLog: String? = nil) {
+    public init(wrapping base: any CloudService, plan: FaultPlan, callLog: String? = nil, delay: Double = 0) {
         self.base = base
         self.state = Mutex((plan, [:]))
         self.callLog = callLog
+        self.delay = delay
     }
 
     func log(_ operation: String) {
@@ -105,6 +109,7 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
 
     func enter(_ operation: String) throws(CloudError) {
         log(operation)
+        if delay > 0 { RetryingCloud.systemSleep(delay) }
         let code: CloudError.Code? = state.withLock { s in
             s.calls[operation, default: 0] += 1
             return s.plan.take(operation)

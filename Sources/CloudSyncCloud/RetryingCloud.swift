@@ -10,11 +10,31 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxAttempts: Int
     public var baseDelay: Double
     public var maxDelay: Double
+    /// Retry only the failures that mean "busy, try later" (exit 75: `requestRateLimited`,
+    /// `zoneBusy`, and `serviceUnavailable` with a `retryAfter`, such as a server's 503 with
+    /// Retry-After), not an unreachable cloud.
+    public var onlyTryLater: Bool
 
-    public init(maxAttempts: Int = 5, baseDelay: Double = 0.05, maxDelay: Double = 2) {
+    public init(maxAttempts: Int = 5, baseDelay: Double = 0.05, maxDelay: Double = 2, onlyTryLater: Bool = false) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
+        self.onlyTryLater = onlyTryLater
+    }
+
+    /// What every command's cloud does (single calls such as `record save` included): a busy
+    /// cloud is tried four times in all, honouring its `retryAfter`, before the command exits 75.
+    public static let tryLater = RetryPolicy(maxAttempts: 4, baseDelay: 0.25, maxDelay: 2, onlyTryLater: true)
+
+    /// Whether `error` is retried under this policy.
+    public func retries(_ error: CloudError) -> Bool {
+        guard error.code.isRetryable else { return false }
+        guard onlyTryLater else { return true }
+        switch error.code {
+        case .requestRateLimited, .zoneBusy: return true
+        case .serviceUnavailable: return error.retryAfter != nil
+        default: return false
+        }
     }
 
     /// Seconds to wait before try number `attempt + 1` after `error`.
@@ -56,7 +76,7 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
                 return try body()
             } catch {
                 attempt += 1
-                guard error.code.isRetryable else { throw error }
+                guard policy.retries(error) else { throw error }
                 guard attempt < policy.maxAttempts else {
                     var final = error
                     final.reason += " (gave up after \(attempt) tries)"

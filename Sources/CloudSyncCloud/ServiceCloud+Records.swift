@@ -76,8 +76,18 @@ extension ServiceCloud {
         var countDelta = 0
         let now = clock()
         let stamp = ChangeStamp(timestamp: now, userRecordName: request.userRecordName, deviceID: request.deviceID)
+        // Only an atomic zone runs in a savepoint (undone when one record fails). A non-atomic
+        // zone needs none: a record's own failure is thrown before anything of it is written and
+        // is caught below as that record's error, and any other failure ends the whole
+        // transaction; so the savepoint would never be rolled back (on PostgreSQL it cost two
+        // round trips per zone).
+        func inZoneScope(_ body: () throws -> Void) throws {
+            if zone.atomic { try tx.nested(body) } else { try body() }
+        }
         do {
-            try tx.nested {
+            try inZoneScope {
+                try tx.prepareRecords(saves.map(\.recordID.recordName) + deletes.map(\.recordName), zone: zone,
+                                      dbID: dbID, zoneID: request.zoneID(zone.name))
                 for record in saves {
                     do {
                         let saved = try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp,
@@ -115,8 +125,7 @@ extension ServiceCloud {
                 }
                 if zone.atomic && !zoneResult.errors.isEmpty { throw AtomicRollback() }
                 if seq != zone.seq {
-                    let dbSeq = try tx.nextDatabaseSeq(dbID)
-                    try tx.advanceZone(zone, dbID: dbID, seq: seq, dbSeq: dbSeq, countDelta: countDelta)
+                    try tx.advanceZoneAndDatabase(zone, dbID: dbID, seq: seq, countDelta: countDelta)
                     try enqueueRecordNotifications(zone: zone, dbID: dbID, request: request,
                                                    saved: zoneResult.saved, deleted: zoneResult.deleted, tx)
                     try announceSharedZoneChange(zone: zone, dbID: dbID, request: request,

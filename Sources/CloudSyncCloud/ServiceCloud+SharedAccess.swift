@@ -141,7 +141,8 @@ extension ServiceCloud {
     /// fire. One share lookup when the zone is not shared.
     func announceSharedZoneChange(zone: ZoneRow, dbID: Int64, request: DatabaseRequest, saved: [Record], deleted: [RecordID],
                                   _ tx: any CloudStorageTransaction) throws {
-        guard try tx.share(zoneName: zone.name, dbID: dbID) != nil else { return }
+        // Only a private database's zones are shared: the public database costs no look-up.
+        guard request.scope == .private, try tx.share(zoneName: zone.name, dbID: dbID) != nil else { return }
         let owner = owner(of: request)
         for participant in try tx.shareParticipants(zoneName: zone.name, dbID: dbID) where participant.accepted {
             let db = try markSharedZone(zone.name, owner: owner, participant: participant.userRecordName, live: true,

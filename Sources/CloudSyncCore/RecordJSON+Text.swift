@@ -9,6 +9,12 @@ extension RecordJSON {
     public static func fieldsText(_ fields: [String: FieldValue]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(64 + fields.count * 48)
+        writeFields(fields, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `fieldsText(fields)` appended to `out`.
+    static func writeFields(_ fields: [String: FieldValue], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         for (index, (name, value)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -20,7 +26,6 @@ extension RecordJSON {
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `encodeValue(value)` written compactly; the scalar types without building a JSONValue.
@@ -57,13 +62,20 @@ extension JSONByteParser {
     /// malformed JSON): the general path then decides, with its own messages.
     mutating func parseStoredFields() throws -> [String: FieldValue] {
         skipWhitespace()
+        let fields = try parseStoredFieldsObject()
+        skipWhitespace()
+        guard index == bytes.count else { throw NotStoredShape() }
+        return fields
+    }
+
+    /// The `fields` object at the parser's position (from its `{` to its `}`), as
+    /// `parseStoredFields` decodes it.
+    mutating func parseStoredFieldsObject() throws -> [String: FieldValue] {
         var fields: [String: FieldValue] = [:]
         try parseMembers { parser, name in
             guard fields[name] == nil else { throw NotStoredShape() }
             fields[name] = try parser.parseStoredField(named: name)
         }
-        skipWhitespace()
-        guard index == bytes.count else { throw NotStoredShape() }
         return fields
     }
 
@@ -98,7 +110,7 @@ extension JSONByteParser {
 
     /// Walks an object from its `{` to its `}`: for each member reads the key and the `:`, and
     /// calls `member` with the parser at the value, which `member` must read.
-    private mutating func parseMembers(_ member: (inout JSONByteParser, String) throws -> Void) throws {
+    mutating func parseMembers(_ member: (inout JSONByteParser, String) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
         if peek(UInt8(ascii: "}")) { index += 1; return }
@@ -117,9 +129,9 @@ extension JSONByteParser {
         }
     }
 
-    private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+    func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
 
-    private mutating func expect(_ byte: UInt8) throws {
+    mutating func expect(_ byte: UInt8) throws {
         guard peek(byte) else { throw NotStoredShape() }
         index += 1
     }

@@ -110,7 +110,8 @@ extension HTTPServer {
                                       remoteAddress: ListeningSocket.numericHost(
                                           library.info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr))
         request.body = []
-        guard enterHandlerSlot() else {
+        let gated = !configuration.ungatedPathSuffixes.contains { httpRequest.path.hasSuffix($0) }
+        guard !gated || enterHandlerSlot() else {
             let retry = configuration.retryAfterSeconds
             return respond(connection, request, .error(status: 503, code: "SERVICE_UNAVAILABLE",
                                                        reason: "the server is busy; retry after \(retry) s",
@@ -118,7 +119,7 @@ extension HTTPServer {
                            library: library, query: httpRequest.query)
         }
         let response = handler.handle(httpRequest)
-        leaveHandlerSlot()
+        if gated { leaveHandlerSlot() }
         return respond(connection, request, response, library: library, query: httpRequest.query)
     }
 

@@ -33,6 +33,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxQueuedRequests: Int
     /// The `Retry-After` (seconds) of a 503 for overload.
     public var retryAfterSeconds: Int
+    /// Requests whose path ends with one of these skip the handler gate (neither counted nor
+    /// refused by `maxConcurrentRequests`/`maxQueuedRequests`): long polls, which wait rather than
+    /// work; `maxConnections` still bounds them.
+    public var ungatedPathSuffixes: [String] = []
     /// HTTPS when set; plain HTTP when nil.
     public var tls: TLS?
 

@@ -27,7 +27,7 @@ extension PostgresConnection {
                     throw .invalidArgument("parameter $\(index + 1) contains a NUL byte (PostgreSQL text cannot hold one)")
                 }
                 bytes = Array(value.utf8)
-            case .bytes(let value):
+            case .bytes(let value), .binary(_, let value):
                 guard value.count <= Int(Int32.max) else { throw .invalidArgument("parameter $\(index + 1) is too large") }
                 bytes = value
                 binary = true

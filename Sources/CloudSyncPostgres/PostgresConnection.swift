@@ -21,6 +21,9 @@ public final class PostgresConnection {
     var inTransaction = false
     /// How many times `waitForNotification` woke from poll (for tests: it must not spin).
     var notificationWakeups = 0
+    /// How many statements this connection sent (each a round trip to the server; preparing
+    /// one counts too): what batching saves, for tests.
+    public private(set) var roundTrips = 0
 
     /// Parses `url` and connects; see `init(_:)`.
     public convenience init(url: String) throws(PostgresError) {
@@ -76,6 +79,7 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String) throws(PostgresError) -> PostgresRows {
         guard !sql.utf8.contains(0) else { throw .invalidArgument("the SQL contains a NUL byte") }
+        roundTrips += 1
         return try rows(of: library.exec(handle, sql))
     }
 
@@ -84,6 +88,7 @@ public final class PostgresConnection {
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
         guard !sql.utf8.contains(0) else { throw .invalidArgument("the SQL contains a NUL byte") }
         let types = parameters.map(PostgresType.of)
+        roundTrips += 1
         let result = try withParameters(parameters) { values, lengths, formats in
             types.withUnsafeBufferPointer { types in
                 library.execParams(handle, sql, Int32(parameters.count), types.baseAddress, values, lengths, formats, 0)
@@ -98,6 +103,7 @@ public final class PostgresConnection {
     @discardableResult
     public func queryPrepared(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
         let name = try preparedName(sql, parameters)
+        roundTrips += 1
         let result = try withParameters(parameters) { values, lengths, formats in
             library.execPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
         }
@@ -122,6 +128,7 @@ public final class PostgresConnection {
         guard !sql.utf8.contains(0) else { throw .invalidArgument("the SQL contains a NUL byte") }
         let name = "cloudsync_\(preparedNames.count + 1)"
         let types = parameters.map(PostgresType.of)
+        roundTrips += 1
         let result = types.withUnsafeBufferPointer { types in
             library.prepare(handle, name, sql, Int32(parameters.count), types.baseAddress)
         }

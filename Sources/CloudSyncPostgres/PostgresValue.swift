@@ -10,6 +10,10 @@ public enum PostgresValue: Sendable, Hashable {
     case double(Double)
     case text(String)
     case bytes([UInt8])
+    /// A parameter already in PostgreSQL's binary format for the type with OID `type` (sent as
+    /// binary, declared as that type); `textArray`, `int64Array` and `boolArray` make arrays.
+    /// Results never come back as this case.
+    case binary(type: UInt32, bytes: [UInt8])
 
     /// The value as an integer, or nil for any other case.
     public var int64: Int64? { if case .int64(let value) = self { value } else { nil } }
@@ -35,6 +39,10 @@ enum PostgresType {
     static let oid: UInt32 = 26
     static let float4: UInt32 = 700
     static let float8: UInt32 = 701
+    static let text: UInt32 = 25
+    static let boolArray: UInt32 = 1000
+    static let textArray: UInt32 = 1009
+    static let int8Array: UInt32 = 1016
 
     /// The type a parameter is declared as: 0 (the server infers it from the statement) for text
     /// and NULL, so text works for any column type PostgreSQL can parse it into.
@@ -45,6 +53,7 @@ enum PostgresType {
         case .int64: int8
         case .double: float8
         case .bytes: bytea
+        case .binary(let type, _): type
         }
     }
 }

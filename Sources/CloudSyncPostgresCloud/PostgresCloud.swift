@@ -24,6 +24,13 @@ public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
         super.init(storage: try PostgresCloudStorage.shared(url), clock: clock)
     }
 
+    /// How many statements this process's connection to the cloud has sent, each a round trip
+    /// to the server (for tests and benchmarks: a modify call costs a few, not one per record).
+    public var roundTrips: Int {
+        guard let storage = storage as? PostgresCloudStorage else { return 0 }
+        return storage.lock.withLock { _ in storage.connection?.roundTrips ?? 0 }
+    }
+
     /// Makes `CloudLocator` open `postgres://` and `postgresql://` URLs as a `PostgresCloud`.
     /// Call once at the composition root (the executable, tests); nothing loads libpq until such
     /// a URL is opened.

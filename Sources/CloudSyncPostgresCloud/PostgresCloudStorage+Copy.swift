@@ -23,7 +23,7 @@ extension PostgresCloudStorage: CloudStorageCopying {
                             case .int64(let number): .int(number)
                             case .double(let number): .int(Int64(number))
                             case .text(let text): .text(text)
-                            case .bytes(let bytes): .bytes(bytes)
+                            case .bytes(let bytes), .binary(_, let bytes): .bytes(bytes)
                             }
                         }
                     }

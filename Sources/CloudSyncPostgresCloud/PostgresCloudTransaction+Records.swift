@@ -27,14 +27,47 @@ extension PostgresCloudTransaction {
                             seq: try row.int64(10), deleted: deleted, hasRefs: row[12].bool ?? false, fieldsText: text)
     }
 
+    /// Reads the named rows in one statement; `loadRecord` and `writeRecord` then use them (see
+    /// `PostgresRecordBatch`).
+    func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws {
+        guard writing, !names.isEmpty else { return }
+        let rows = try run("""
+            SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND name = ANY($3::text[])
+            """, [.int64(dbID), .int64(zone.id), try .textArray(names)]).rows
+        for name in names { batch.known[PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: name)] = .some(nil) }
+        for row in rows {
+            let record = try Self.decodeRow(row, zoneID: zoneID)
+            batch.known[PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: record.record.recordID.recordName)] = record
+        }
+    }
+
     func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord? {
-        try run("SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND name=$3",
-                [.int64(dbID), .int64(zone.id), .text(name)]).first.map { try Self.decodeRow($0, zoneID: zoneID) }
+        if let known = batch.known[PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: name)] { return known }
+        return try run("SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND name=$3",
+                       [.int64(dbID), .int64(zone.id), .text(name)]).first.map { try Self.decodeRow($0, zoneID: zoneID) }
     }
 
     /// One statement: `ON CONFLICT DO NOTHING` for a blind insert (a row of that name, live or
-    /// tombstone, leaves it undone), `ON CONFLICT DO UPDATE` otherwise.
+    /// tombstone, leaves it undone), `ON CONFLICT DO UPDATE` otherwise. Queued instead (sent
+    /// with the others of the call) when it needs no answer: a replacing write, or a blind
+    /// insert of a name `prepareRecords` read.
     func writeRecord(_ row: RecordWrite, zone: ZoneRow, dbID: Int64, ifAbsent: Bool) throws -> Bool {
+        // Two hash look-ups per queued record: the row read ahead taken out, the name marked pending.
+        let key = PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: row.name)
+        let known = writing ? batch.known.removeValue(forKey: key) : nil
+        if writing, !ifAbsent || known != nil {
+            if ifAbsent, case .some(.some(let stored)) = known {
+                batch.known[key] = stored  // the general save that follows reads it
+                return false
+            }
+            if !batch.pendingNames.insert(key).inserted {
+                try batch.flush(connection)
+                batch.pendingNames.insert(key)
+            }
+            let absent = if case .some(.none) = known { true } else { false }
+            batch.pending.append(PostgresRecordBatch.PendingRecord(dbID: dbID, zoneID: zone.id, row: row, absent: absent))
+            return true
+        }
         let conflict = ifAbsent ? "DO NOTHING" : """
             DO UPDATE SET type=excluded.type, seq=excluded.seq, change_tag=excluded.change_tag, deleted=false,
                 fields=excluded.fields, has_refs=excluded.has_refs, created_ms=excluded.created_ms,
@@ -55,6 +88,7 @@ extension PostgresCloudTransaction {
     }
 
     func tombstoneRecord(_ name: String, zone: ZoneRow, dbID: Int64, seq: Int64, stamp: ChangeStamp) throws {
+        batch.known.removeValue(forKey: PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: name))
         try run("""
             UPDATE records SET deleted=true, seq=$1, change_tag=NULL, fields=NULL, has_refs=false,
                 modified_ms=$2, modified_user=$3, modified_device=$4
@@ -67,9 +101,15 @@ extension PostgresCloudTransaction {
         try run("DELETE FROM refs WHERE db_id=$1 AND zone_id=$2 AND source=$3", [.int64(dbID), .int64(zone.id), .text(source)])
     }
 
+    /// Queued: sent with the call's other writes.
     func addReference(from source: String, to target: String, zone: ZoneRow, dbID: Int64) throws {
-        try run("INSERT INTO refs(db_id, zone_id, target, source) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                [.int64(dbID), .int64(zone.id), .text(target), .text(source)])
+        guard writing else {
+            try run("INSERT INTO refs(db_id, zone_id, target, source) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                    [.int64(dbID), .int64(zone.id), .text(target), .text(source)])
+            return
+        }
+        batch.pendingReferences.append(PostgresRecordBatch.PendingReference(dbID: dbID, zoneID: zone.id, source: source,
+                                                                            target: target))
     }
 
     func referenceSources(to target: String, zone: ZoneRow, dbID: Int64) throws -> [String] {
@@ -108,7 +148,7 @@ extension PostgresCloudTransaction {
             let rows = try reader.queryPrepared("""
                 SELECT name, deleted, type, fields, created_ms, modified_ms FROM records
                 WHERE db_id=$1 AND zone_id=$2 AND name = ANY($3::text[])
-                """, [.int64(dbID), .int64(zone.id), .text(Self.textArray(names))]).rows
+                """, [.int64(dbID), .int64(zone.id), try .textArray(names)]).rows
             var images: [String: NotificationRecordImage] = [:]
             for name in names { images[name] = NotificationRecordImage(live: false, record: nil) }
             for row in rows {
@@ -128,18 +168,6 @@ extension PostgresCloudTransaction {
             storage.imageConnection = nil
             return nil
         }
-    }
-
-    /// A PostgreSQL array literal of texts: `{"a","b\"c"}`.
-    static func textArray(_ values: some Sequence<String>) -> String {
-        "{" + values.map { value in
-            var quoted = "\""
-            for character in value {
-                if character == "\\" || character == "\"" { quoted.append("\\") }
-                quoted.append(character)
-            }
-            return quoted + "\""
-        }.joined(separator: ",") + "}"
     }
 
     // MARK: Schema

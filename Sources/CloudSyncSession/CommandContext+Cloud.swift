@@ -12,7 +12,9 @@ import Glibc
 public final class CloudSession: @unchecked Sendable {
     /// The invocation this session serves.
     public let context: CommandContext
-    /// The opened cloud service (embedded SQLite, or later PostgreSQL).
+    /// The opened cloud service, wrapped so that "busy, try later" answers (a server's 503 with
+    /// Retry-After, a rate limit) are retried a bounded number of times (`RetryPolicy.tryLater`)
+    /// before a single-call command exits 75.
     public let cloud: any CloudService
     /// The account of `--account`, resolved (created on first use) by the cloud.
     public let account: Account
@@ -36,9 +38,15 @@ public final class CloudSession: @unchecked Sendable {
     }
 
     /// The cloud wrapped so that transient failures are retried with bounded backoff: what the
-    /// sync engine talks to.
+    /// sync engine talks to. It replaces the busy-only retries of `cloud` (no retries of retries).
     public var retryingCloud: any CloudService {
-        context.memoized("cloudsync.retrying") { RetryingCloud(wrapping: cloud) as any CloudService }
+        context.memoized("cloudsync.retrying") { RetryingCloud(wrapping: unwrappedCloud) as any CloudService }
+    }
+
+    /// The opened cloud without the busy-only retries (for features of one backend type, such
+    /// as `SchemaService`).
+    public var unwrappedCloud: any CloudService {
+        (cloud as? RetryingCloud)?.base ?? cloud
     }
 }
 
@@ -62,6 +70,7 @@ extension CommandContext {
             do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.setting(error.reason) }
             cloud = FaultInjectingCloud(wrapping: cloud, plan: plan, callLog: callLog)
         }
+        cloud = RetryingCloud(wrapping: cloud, policy: .tryLater)
         let account = try cloud.account(named: settings.account)
         return CloudSession(context: self, cloud: cloud, account: account)
     }

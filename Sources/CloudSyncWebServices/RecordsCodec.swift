@@ -89,6 +89,80 @@ public enum RecordsCodec {
         return .object([("records", .array(records))])
     }
 
+    /// `encodeModify(request).serialized()` as bytes, the records written directly.
+    public static func encodeModifyBytes(_ request: ModifyRequest) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + request.saves.count * 400 + request.deletes.count * 160)
+        out.append(contentsOf: #"{"operations":["#.utf8)
+        for (index, record) in request.saves.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let type: String = switch request.policy {
+            case .ifServerRecordUnchanged: record.changeTag == nil ? "create" : "update"
+            case .changedKeys: "forceUpdate"
+            case .allKeys: "forceReplace"
+            }
+            out.append(contentsOf: #"{"operationType":""#.utf8)
+            out.append(contentsOf: type.utf8)
+            out.append(contentsOf: #"","record":"#.utf8)
+            RecordJSON.writeRecord(record, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        for (index, id) in request.deletes.enumerated() {
+            if index > 0 || !request.saves.isEmpty { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"operationType":"forceDelete","record":{"recordName":"#.utf8)
+            JSONValue.string(id.recordName).write(to: &out)
+            out.append(contentsOf: #","zoneID":"#.utf8)
+            RecordJSON.writeZoneID(id.zoneID, to: &out)
+            out.append(contentsOf: "}}".utf8)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// `encodeModifyReply(…).serialized()` as bytes, the records written directly.
+    public static func encodeModifyReplyBytes(_ result: ModifyResult, desiredKeys: [String]?, uuid: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + result.saved.count * 400 + result.deleted.count * 160)
+        out.append(contentsOf: #"{"records":["#.utf8)
+        var first = true
+        func separate() {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+        }
+        for record in result.saved {
+            separate()
+            RecordJSON.writeRecord(filter(record, desiredKeys), to: &out)
+        }
+        for id in result.deleted {
+            separate()
+            RecordJSON.writeDeletion(id, to: &out)
+        }
+        for (id, error) in result.errors.sorted(by: { $0.key.recordName < $1.key.recordName }) {
+            separate()
+            itemError(error, id: id, uuid: uuid).write(to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// A modify reply read in one pass when it holds only saved and deleted records (the
+    /// common case); with per-record errors, or anything unusual, the general path.
+    public static func decodeModifyReply(bytes: [UInt8]) throws(CloudError) -> ModifyResult {
+        if let page = RecordJSON.decodeChangesPage(bytes: bytes, defaultZone: defaultZone) {
+            var result = ModifyResult()
+            result.saved = page.changed
+            result.deleted = page.deleted.map(\.recordID)
+            return result
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes: bytes)
+        } catch {
+            throw CloudError(.networkFailure, "the cloud's reply is not JSON (\(error.description))")
+        }
+        return try decodeModifyReply(json)
+    }
+
     public static func decodeModifyReply(_ json: JSONValue) throws(CloudError) -> ModifyResult {
         var result = ModifyResult()
         for entry in try JSONFields.array(json, "records", required: true) ?? [] {
@@ -228,6 +302,34 @@ public enum RecordsCodec {
         records += changes.deleted.map { RecordJSON.encodeDeletion($0.recordID, recordType: $0.recordType) }
         return .object([("zoneID", RecordJSON.encode(zoneID: zoneID)), ("records", .array(records)),
                         ("syncToken", .string(changes.token.rawValue)), ("moreComing", .bool(changes.moreComing))])
+    }
+
+    /// `encodeChangesReply(…).serialized()` as bytes, written directly: without `desiredKeys`, a
+    /// changed record's fields are its stored text (`ZoneChanges.encodedFields`) copied in, not
+    /// decoded and encoded again.
+    public static func encodeChangesReplyBytes(_ changes: ZoneChanges, zoneID: ZoneID, desiredKeys: [String]?) -> [UInt8] {
+        var out: [UInt8] = []
+        // One allocation for the page: growing by doubling copied and faulted in the reply again.
+        let fieldsBytes = changes.encodedFields.reduce(0) { $0 + ($1?.utf8.count ?? 256) }
+        out.reserveCapacity(256 + fieldsBytes + changes.changed.count * 320 + changes.deleted.count * 160)
+        out.append(contentsOf: #"{"zoneID":"#.utf8)
+        RecordJSON.writeZoneID(zoneID, to: &out)
+        out.append(contentsOf: #","records":["#.utf8)
+        for (index, record) in changes.changed.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let text = desiredKeys == nil && index < changes.encodedFields.count ? changes.encodedFields[index] : nil
+            RecordJSON.writeRecord(text == nil ? filter(record, desiredKeys) : record, fieldsText: text, to: &out)
+        }
+        for (index, deletion) in changes.deleted.enumerated() {
+            if index > 0 || !changes.changed.isEmpty { out.append(UInt8(ascii: ",")) }
+            RecordJSON.encodeDeletion(deletion.recordID, recordType: deletion.recordType).write(to: &out)
+        }
+        out.append(contentsOf: #"],"syncToken":"#.utf8)
+        JSONValue.string(changes.token.rawValue).write(to: &out)
+        out.append(contentsOf: #","moreComing":"#.utf8)
+        out.append(contentsOf: (changes.moreComing ? "true" : "false").utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     public static func decodeChangesReply(_ json: JSONValue) throws(CloudError) -> ZoneChanges {

@@ -15,6 +15,8 @@ struct WebServicesCall {
         switch path.endpoint {
         case .assetsData: return try uploadData()
         case .assetsDownload: return try download()
+        case .recordsChanges: return try changes(try body())
+        case .recordsModify: return try modify(try body())
         default: return json(try reply(to: try body()))
         }
     }
@@ -33,10 +35,35 @@ struct WebServicesCall {
         WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(value.serialized().utf8))
     }
 
-    func reply(to body: JSONValue) throws(CloudError) -> JSONValue {
-        // In the shared database, a body's zoneID names the owner of the shared zone.
-        let database = path.scope == .shared && database.sharedOwner == nil
+    /// `records/changes`, its reply written as bytes with the stored fields copied in (the
+    /// largest replies: a page of up to 10,000 records).
+    func changes(_ body: JSONValue) throws(CloudError) -> WebServicesResponse {
+        let database = addressed(by: body)
+        let (zoneID, token, limit, keys) = try RecordsCodec.decodeChanges(body)
+        let changes = try service.fetchZoneChanges(zoneID.zoneName, since: token, limit: limit, in: database)
+        return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                   body: RecordsCodec.encodeChangesReplyBytes(changes, zoneID: database.zoneID(zoneID.zoneName),
+                                                                              desiredKeys: keys))
+    }
+
+    /// `records/modify`, its reply written as bytes.
+    func modify(_ body: JSONValue) throws(CloudError) -> WebServicesResponse {
+        let database = addressed(by: body)
+        let (modify, keys) = try RecordsCodec.decodeModify(body)
+        let result = try service.modifyRecords(modify, in: database)
+        return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                   body: RecordsCodec.encodeModifyReplyBytes(result, desiredKeys: keys, uuid: uuid))
+    }
+
+    /// The database a body addresses: in the shared database, a body's zoneID names the owner
+    /// of the shared zone (unless the X-CloudSync-Shared-Owner header did).
+    func addressed(by body: JSONValue) -> DatabaseRequest {
+        path.scope == .shared && database.sharedOwner == nil
             ? database.owned(by: (try? JSONFields.zoneID(body))??.ownerRecordName ?? "") : database
+    }
+
+    func reply(to body: JSONValue) throws(CloudError) -> JSONValue {
+        let database = addressed(by: body)
         let owner = database.zoneOwner
         switch path.endpoint {
         case .recordsModify:

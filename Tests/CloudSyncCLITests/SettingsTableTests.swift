@@ -18,6 +18,7 @@ struct SettingsTableTests {
         "CLOUDSYNC_CLIP_CODE": "handed to the clipboard-clearing child, never read from the user",
         "CLOUDSYNC_FAULTS": "a test hook of 'serve' (fault injection)",
         "CLOUDSYNC_CALL_LOG": "a test hook of 'serve' (call log)",
+        "CLOUDSYNC_FAULT_DELAY_MS": "a test hook of 'serve' (slows every data call to fill the request gate)",
         "CLOUDSYNC_NOTIFICATION_JSON": "set for 'subscribe listen --exec' commands",
         "CLOUDSYNC_NOTIFICATION_ID": "set for 'subscribe listen --exec' commands",
         "CLOUDSYNC_NOTIFICATION_TYPE": "set for 'subscribe listen --exec' commands",

@@ -32,6 +32,35 @@ struct PostgresCommandTests {
         #expect(list.stdout.contains("Notes"), "\(list.stdout)")
     }
 
+    /// `store sync` pushes in modify calls of 400: on PostgreSQL each call's creations, and then
+    /// its updates, go to the server as one batch; every record lands exactly once.
+    @Test func aStoreSyncOfMoreThanOneBatchLandsEveryRecordOnce() throws {
+        let cloud = try PostgresTestCloud()
+        let cli = cloud.cli
+        #expect(cli.run(["store", "sync", "on"], device: "setup").status == 0)
+        let count = 410
+        let lines = (0..<count).map { "store put Item i\($0) --field n=\($0)" }.joined(separator: "\n") + "\n"
+        let script = cloud.home.write("puts.txt", lines)
+        let put = cli.run(["repl", "--bail", script], device: "a")
+        #expect(put.status == 0, "\(put.stderr)")
+        let pushed = cli.run(["store", "sync"], device: "a")
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let fetched = cli.run(["fetch-changes", "--json"], device: "reader")
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let names = try fetched.ndjson().filter { $0["event"] == .string("changed") }.compactMap { $0["record"]?["recordName"]?.stringValue }
+        #expect(names.count == count)
+        #expect(Set(names) == Set((0..<count).map { "i\($0)" }))
+
+        let edits = (0..<count).map { "store put Item i\($0) --field n=edited-\($0)" }.joined(separator: "\n") + "\n"
+        _ = cloud.home.write("puts.txt", edits)
+        #expect(cli.run(["repl", "--bail", script], device: "a").status == 0)
+        let again = cli.run(["store", "sync"], device: "a")
+        #expect(again.status == 0, "\(again.stderr)")
+        let delta = try cli.run(["fetch-changes", "--json"], device: "reader").ndjson().filter { $0["event"] == .string("changed") }
+        #expect(delta.count == count)
+        #expect(delta.allSatisfy { $0["record"]?["fields"]?["n"]?["value"]?.stringValue?.hasPrefix("edited-") == true })
+    }
+
     @Test func storeKeyValueAndOTPSyncBetweenDevices() throws {
         let cloud = try PostgresTestCloud()
         let cli = cloud.cli

@@ -31,7 +31,7 @@ public enum SchemaCommand {
     /// The schema service of the session's cloud.
     static func service(_ context: CommandContext) throws -> any SchemaService {
         let session = try context.session()
-        guard let service = session.cloud as? any SchemaService else {
+        guard let service = session.unwrappedCloud as? any SchemaService else {
             throw CLIError.unavailable("this cloud does not offer schema administration; use an embedded (sqlite:) or postgres: cloud")
         }
         return service

@@ -29,6 +29,8 @@ public enum ServeCommand {
                   OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate (with --tls-key).", completion: .file),
                   OptionSpec("tls-key", value: "FILE", help: "The PEM private key of --tls-cert.", completion: .file),
                   OptionSpec("max-connections", value: "N", help: "Connections served at once (default 256)."),
+                  OptionSpec("max-requests", value: "N",
+                             help: "Requests worked on at once, below --max-connections (default 32, at most a quarter of the connections); twice as many more wait, the rest get 503 with Retry-After. Long polls are not counted."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
                              completion: .file)],
         examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
@@ -47,8 +49,7 @@ public enum ServeCommand {
             }
             configuration.maxConnections = count
         }
-        configuration.maxConcurrentRequests = configuration.maxConnections
-        configuration.maxQueuedRequests = configuration.maxConnections
+        try limitRequests(&configuration, arguments.value("max-requests"))
         switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
         case (nil, nil): break
         case (let cert?, let key?): configuration.tls = .init(certificatePath: cert, privateKeyPath: key)
@@ -84,13 +85,35 @@ public enum ServeCommand {
     /// The cloud the requests are answered from: `service`, or (for tests of clients against a
     /// failing server) wrapped to fail data calls as `CLOUDSYNC_FAULTS` plans, across all requests,
     /// logging calls to `CLOUDSYNC_CALL_LOG`. Credentials are always checked against `service`.
+    /// The handler gate below the connection limit, so that overload is answered 503 with
+    /// Retry-After instead of piling up: `--max-requests` (default 32, at most a quarter of the
+    /// connections) run, twice as many wait (never more than the connections left), and long
+    /// polls (`notifications/poll`) skip the gate.
+    static func limitRequests(_ configuration: inout HTTPServerConfiguration, _ text: String?) throws {
+        let connections = configuration.maxConnections
+        var running = max(1, min(32, connections / 4))
+        if let text {
+            guard let count = Int(text), count >= 1, count < max(2, connections) else {
+                throw CLIError.usage("--max-requests must be a number from 1 to \(max(1, connections - 1)) (below --max-connections), not '\(text)'")
+            }
+            running = count
+        }
+        configuration.maxConcurrentRequests = running
+        configuration.maxQueuedRequests = max(0, min(2 * running, connections - running - 1))
+        configuration.ungatedPathSuffixes = ["/" + WebServicesEndpoint.notificationsPoll.rawValue]
+    }
+
     static func faultInjected(_ service: ServiceCloud, _ context: CommandContext) throws -> any CloudService {
         let faults = context.environment["CLOUDSYNC_FAULTS"] ?? ""
         let callLog = context.environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
-        guard !faults.isEmpty || callLog != nil else { return service }
+        let delayText = context.environment["CLOUDSYNC_FAULT_DELAY_MS"] ?? ""
+        guard !faults.isEmpty || callLog != nil || !delayText.isEmpty else { return service }
+        guard let delay = delayText.isEmpty ? 0 : Int(delayText), delay >= 0, delay <= 60_000 else {
+            throw CLIError.setting("CLOUDSYNC_FAULT_DELAY_MS must be milliseconds from 0 to 60000, not '\(delayText)'")
+        }
         let plan: FaultPlan
         do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.usage(error.reason) }
-        return FaultInjectingCloud(wrapping: service, plan: plan, callLog: callLog)
+        return FaultInjectingCloud(wrapping: service, plan: plan, callLog: callLog, delay: Double(delay) / 1000)
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (all interfaces).

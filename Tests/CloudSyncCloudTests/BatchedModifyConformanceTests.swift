@@ -1,0 +1,73 @@
+import CloudSyncCloud
+import CloudSyncCore
+import Testing
+
+/// One modify call that mixes every kind of save and delete: a storage that batches a call's
+/// reads and writes (PostgreSQL) must answer exactly as one that writes record by record.
+@Suite("Batched modify calls (conformance)")
+struct BatchedModifyConformanceTests {
+    @Test(arguments: CloudBackend.allCases)
+    func oneCallMixingCreationsConflictsUpdatesRecreationsReferencesAndDeletes(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z", atomic: false)], in: r)
+        let before = try f.save([f.record("old", zone: "Z", r, fields: ["v": .int64(1)]),
+                                 f.record("upd", zone: "Z", r, fields: ["v": .int64(1)]),
+                                 f.record("gone", zone: "Z", r, fields: ["v": .int64(1)]),
+                                 f.record("tomb", zone: "Z", r, fields: ["v": .int64(1)])], r)
+        _ = try f.cloud.modifyRecords(ModifyRequest(deletes: [before[3].recordID]), in: r)
+        let token = try f.allChanges("Z", since: nil, r).token
+
+        var update = before[1]
+        update.fields["v"] = .int64(2)
+        let fresh = f.record("new", zone: "Z", r, fields: ["v": .int64(3)])
+        let child = f.record("child", zone: "Z", r, type: "Item",
+                             fields: ["owner": .reference(Reference(recordID: fresh.recordID, action: .deleteSelf))])
+        let result = try f.cloud.modifyRecords(ModifyRequest(
+            saves: [fresh, f.record("old", zone: "Z", r, fields: ["v": .int64(9)]), update,
+                    f.record("tomb", zone: "Z", r, fields: ["v": .int64(4)]), child],
+            deletes: [before[2].recordID]), in: r)
+        #expect(result.saved.map(\.recordID.recordName) == ["new", "upd", "tomb", "child"])
+        #expect(result.deleted.map(\.recordName) == ["gone"])
+        #expect(result.errors.count == 1)
+        #expect(result.errors[before[0].recordID]?.code == .serverRecordChanged)
+        #expect(result.errors[before[0].recordID]?.serverRecord == before[0])
+
+        let since = try f.allChanges("Z", since: token, r)
+        #expect(since.changed.map(\.recordID.recordName) == ["new", "upd", "tomb", "child"])
+        #expect(since.changed == result.saved)
+        #expect(since.deleted.map(\.recordID.recordName) == ["gone"])
+        let fetched = try f.cloud.fetchRecords(result.saved.map(\.recordID) + [before[0].recordID], in: r)
+        #expect(try fetched[before[0].recordID]?.get() == before[0], "the refused creation changed nothing")
+        for saved in result.saved { #expect(try fetched[saved.recordID]?.get() == saved) }
+
+        // The edge written in the batch cascades.
+        let cascade = try f.cloud.modifyRecords(ModifyRequest(deletes: [fresh.recordID]), in: r)
+        #expect(Set(cascade.deleted.map(\.recordName)) == ["new", "child"])
+
+        // A merge reads the stored fields of the same call's rows.
+        let merged = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("upd", zone: "Z", r, fields: ["w": .int64(5)])],
+                                                             policy: .changedKeys), in: r)
+        #expect(merged.saved.first?.fields == ["v": .int64(2), "w": .int64(5)])
+    }
+
+    @Test(arguments: CloudBackend.allCases)
+    func anAtomicZoneFailureLeavesNothingOfAManyRecordCall(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "A", atomic: true)], in: r)
+        let taken = try f.save([f.record("taken", zone: "A", r)], r)[0]
+        let token = try f.allChanges("A", since: nil, r).token
+        let batch = (0..<50).map { f.record("n\($0)", zone: "A", r, fields: ["i": .int64(Int64($0))]) }
+        let refused = try f.cloud.modifyRecords(ModifyRequest(saves: batch + [f.record("taken", zone: "A", r)]), in: r)
+        #expect(refused.saved.isEmpty)
+        #expect(refused.errors.count == 51)
+        #expect(refused.errors[taken.recordID]?.code == .serverRecordChanged)
+        #expect(refused.errors[batch[0].recordID]?.code == .batchRequestFailed)
+        #expect(try f.allChanges("A", since: token, r).changed.isEmpty)
+        #expect(cloudError { _ = try f.cloud.fetchRecords([batch[7].recordID], in: r)[batch[7].recordID]?.get() }?.code == .unknownItem)
+        // The same creations alone land, all of them.
+        #expect(try f.save(batch, r).count == 50)
+        #expect(try f.allChanges("A", since: token, r).changed.map(\.recordID.recordName) == batch.map(\.recordID.recordName))
+    }
+}
