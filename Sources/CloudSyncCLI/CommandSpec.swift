@@ -11,7 +11,15 @@ public struct CommandSpec: Sendable {
     public let abstract: String
     /// Longer text for the DESCRIPTION section. Paragraphs are separated by blank lines; lines
     /// that start with a space are kept as they are (for code and tables).
-    public let discussion: String
+    public var discussion: String {
+        switch discussionText {
+        case .text(let text): text
+        case .deferred(let make): make()
+        }
+    }
+    /// The discussion, or (for a registered group such as the root, whose text is put together
+    /// from the settings table) how to make it when help asks: not at every start.
+    private let discussionText: DiscussionText
     /// The command's own options (the global options are accepted everywhere in addition).
     public let options: [OptionSpec]
     /// The positional arguments, in order.
@@ -40,7 +48,7 @@ public struct CommandSpec: Sendable {
                 subcommands: [CommandSpec] = [], hidden: Bool = false, run: Run? = nil) {
         self.name = name
         self.abstract = abstract
-        self.discussion = discussion
+        self.discussionText = .text(discussion)
         self.options = options
         self.arguments = arguments
         self.examples = examples
@@ -52,11 +60,12 @@ public struct CommandSpec: Sendable {
 
     /// A group whose subcommands are registry entries, each built only when reached (the root
     /// of the command table, or a large family: `otp` builds only the subcommand it runs).
-    public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
-                examples: [Example] = [], registered: [CommandRegistry.Entry]) {
+    /// `discussion` is made only when read (help, man pages).
+    public init(name: String, abstract: String, discussion: @escaping @autoclosure @Sendable () -> String = "",
+                options: [OptionSpec] = [], examples: [Example] = [], registered: [CommandRegistry.Entry]) {
         self.name = name
         self.abstract = abstract
-        self.discussion = discussion
+        self.discussionText = .deferred(discussion)
         self.options = options
         self.arguments = []
         self.examples = examples
@@ -89,6 +98,12 @@ public struct CommandSpec: Sendable {
         case .built(let specs): !specs.isEmpty
         case .registered(let entries): !entries.isEmpty
         }
+    }
+
+    /// A command's discussion as given, or made when read.
+    private enum DiscussionText: Sendable {
+        case text(String)
+        case deferred(@Sendable () -> String)
     }
 
     /// Where subcommands come from.

@@ -1,6 +1,7 @@
 import CloudSyncCore
 import CloudSyncCrypto
 import CloudSyncDevice
+import Synchronization
 
 /// A token as the local store keeps it: its record name and the token.
 public struct StoredToken: Sendable, Hashable {
@@ -28,6 +29,9 @@ public struct OTPTokenStore {
     public let device: String
     /// The zone tokens live in.
     public static let zoneName = LocalStoreDefaults.zoneName
+    /// How many lookups (`find`) this process has made: the work a command does, which tests
+    /// count (`otp code QUERY` reads and matches the label index once).
+    public static let finds = Atomic<Int>(0)
 
     /// The tokens of `container` in `store`, written as `device`.
     public init(store: DeviceStore, container: String, device: String) {
@@ -57,6 +61,7 @@ public struct OTPTokenStore {
 
     /// The token `query` means (see `OTPQuery`), found through the label index.
     public func find(_ query: String) throws(CloudError) -> OTPQueryResult<OTPLabelIndex.Entry> {
+        OTPTokenStore.finds.add(1, ordering: .relaxed)
         if let result = try matchLabelIndex(query) { return result }
         // A damaged index: rebuilt from the records.
         try dropLabelIndex()

@@ -53,14 +53,17 @@ enum OTPCode {
             try all(context, store: store, at: try OTPCommand.time(arguments), next: next)
             return
         }
-        if !arguments.flag("exact") && clipboard == nil {
-            let matched = try OTPCommand.matches(query, in: store)
+        // The label index is matched once: an ambiguous QUERY prints every match (unless
+        // --exact or --clip), anything else resolves from the same answer.
+        let found = try store.find(query)
+        if case .ambiguous = found, !arguments.flag("exact") && clipboard == nil {
+            let matched = try OTPCommand.matches(query, in: store, found: found)
             if matched.count > 1 {
                 try all(context, store: store, at: try OTPCommand.time(arguments), next: next, only: matched)
                 return
             }
         }
-        let stored = try OTPCommand.resolve(query, in: store)
+        let stored = try OTPCommand.resolve(query, in: store, found: found)
         let token = stored.token
         if token.kind == .hotp {
             if arguments.value("at") != nil { throw CLIError.usage("--at is for time-based tokens; '\(token.name)' is HOTP") }

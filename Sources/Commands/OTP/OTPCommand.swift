@@ -87,8 +87,10 @@ public enum OTPCommand {
 
     /// The one token `query` means, or the exit a lookup ends with: 3 for none, 1 with the
     /// candidates for several.
-    static func resolve(_ query: String, in store: OTPTokenStore, retried: Bool = false) throws -> StoredToken {
-        switch try store.find(query) {
+    /// `found`: what `store.find(query)` already answered, so the label index is matched once.
+    static func resolve(_ query: String, in store: OTPTokenStore, found: OTPQueryResult<OTPLabelIndex.Entry>? = nil,
+                        retried: Bool = false) throws -> StoredToken {
+        switch try found ?? store.find(query) {
         case .match(let entry):
             switch try store.token(recordName: entry.recordName) {
             case .success(let stored)?:
@@ -112,10 +114,13 @@ public enum OTPCommand {
 
     /// Every token `query` matches (see `OTPQuery`): one for a match, all of them when it is
     /// ambiguous; not found (3) when none.
-    static func matches(_ query: String, in store: OTPTokenStore) throws -> [StoredToken] {
-        switch try store.find(query) {
+    /// `found`: what `store.find(query)` already answered, so the label index is matched once.
+    static func matches(_ query: String, in store: OTPTokenStore,
+                        found: OTPQueryResult<OTPLabelIndex.Entry>? = nil) throws -> [StoredToken] {
+        let found = try found ?? store.find(query)
+        switch found {
         case .match:
-            return [try resolve(query, in: store)]
+            return [try resolve(query, in: store, found: found)]
         case .none:
             throw CLIError.notFound("no token matches '\(query)'; 'cloudsync otp list' shows them all")
         case .ambiguous(let entries):
