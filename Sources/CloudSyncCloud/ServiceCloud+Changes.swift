@@ -13,17 +13,7 @@ extension ServiceCloud {
         let db = try ensureDatabase(request)
         return try read { tx in
             guard let current = try findDatabase(request, tx) else { throw CloudError(.internalError, "database vanished") }
-            var since: Int64 = 0
-            if let payload {
-                guard payload.epoch == epoch, payload.scopeID == db.id else {
-                    throw CloudError(.changeTokenExpired,
-                                     "the database change token belongs to another cloud or database; fetch again without it")
-                }
-                guard payload.sequence <= current.seq else {
-                    throw CloudError(.changeTokenExpired, "the database change token is ahead of the cloud; fetch again without it")
-                }
-                since = payload.sequence
-            }
+            let since = try databaseSequence(since: payload, dbID: db.id, current: current.seq)
             let rows = try tx.zoneChanges(dbID: db.id, since: since, limit: pageSize + 1)
             let moreComing = rows.count > pageSize
             let page = rows.prefix(pageSize)
@@ -39,10 +29,29 @@ extension ServiceCloud {
                 }
             }
             let newSeq = moreComing ? (page.last?.dbSeq ?? since) : current.seq
-            let newToken = ServerChangeToken(rawValue: ChangeTokenCodec.encode(
-                TokenPayload(kind: .database, epoch: epoch, scopeID: db.id, sequence: newSeq)))
+            let newToken = databaseToken(dbID: db.id, sequence: newSeq)
             return DatabaseChanges(changedZones: changed, deletedZones: deleted, token: newToken, moreComing: moreComing)
         }
+    }
+
+    /// The sequence a database change token stands for in the database `dbID` (0 without a
+    /// token); a token of another cloud or database, or one ahead of `current`, has expired.
+    func databaseSequence(since payload: TokenPayload?, dbID: Int64, current: Int64) throws(CloudError) -> Int64 {
+        guard let payload else { return 0 }
+        guard payload.epoch == epoch, payload.scopeID == dbID else {
+            throw CloudError(.changeTokenExpired,
+                             "the database change token belongs to another cloud or database; fetch again without it")
+        }
+        guard payload.sequence <= current else {
+            throw CloudError(.changeTokenExpired, "the database change token is ahead of the cloud; fetch again without it")
+        }
+        return payload.sequence
+    }
+
+    /// The database change token of `sequence` in the database `dbID`.
+    func databaseToken(dbID: Int64, sequence: Int64) -> ServerChangeToken {
+        ServerChangeToken(rawValue: ChangeTokenCodec.encode(
+            TokenPayload(kind: .database, epoch: epoch, scopeID: dbID, sequence: sequence)))
     }
 
     public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,

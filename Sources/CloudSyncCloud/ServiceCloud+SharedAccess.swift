@@ -190,17 +190,7 @@ extension ServiceCloud {
         let db = try ensureDatabase(base)
         return try read { tx in
             guard let current = try findDatabase(base, tx) else { throw CloudError(.internalError, "database vanished") }
-            var since: Int64 = 0
-            if let payload {
-                guard payload.epoch == epoch, payload.scopeID == db.id else {
-                    throw CloudError(.changeTokenExpired,
-                                     "the database change token belongs to another cloud or database; fetch again without it")
-                }
-                guard payload.sequence <= current.seq else {
-                    throw CloudError(.changeTokenExpired, "the database change token is ahead of the cloud; fetch again without it")
-                }
-                since = payload.sequence
-            }
+            let since = try databaseSequence(since: payload, dbID: db.id, current: current.seq)
             let rows = try tx.sharedZoneChanges(dbID: db.id, since: since, limit: pageSize + 1)
             let moreComing = rows.count > pageSize
             var changed: [ZoneID] = []
@@ -214,8 +204,7 @@ extension ServiceCloud {
                 }
             }
             let newSeq = moreComing ? (rows.prefix(pageSize).last?.dbSeq ?? since) : current.seq
-            let newToken = ServerChangeToken(rawValue: ChangeTokenCodec.encode(
-                TokenPayload(kind: .database, epoch: epoch, scopeID: db.id, sequence: newSeq)))
+            let newToken = databaseToken(dbID: db.id, sequence: newSeq)
             return DatabaseChanges(changedZones: changed, deletedZones: deleted, token: newToken, moreComing: moreComing)
         }
     }

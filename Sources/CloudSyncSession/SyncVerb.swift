@@ -37,8 +37,10 @@ public struct SyncVerb {
         self.makeAdapter = makeAdapter
     }
 
-    /// Runs the verb.
-    public func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+    /// The sync options of `--download-only`, `--batch-size` and the device's `store config`
+    /// settings (merge policy), and whether BYTES travel inline (`--force-data` or force-data on).
+    public static func options(_ arguments: ParsedArguments, settings store: DeviceStore,
+                               container: String) throws -> (SyncOptions, forceData: Bool) {
         var options = SyncOptions()
         options.downloadOnly = arguments.flag("download-only")
         if let text = arguments.value("batch-size") {
@@ -47,8 +49,6 @@ public struct SyncVerb {
             }
             options.batchSize = n
         }
-        let store = try context.deviceStore()
-        let container = context.settings.container
         if let text = try store.syncState(container: container, SyncVerb.mergePolicyKey) {
             guard let policy = MergePolicy(rawValue: text) else {
                 throw CLIError.failed("the store's merge policy '\(text)' is unknown; set it with 'store config merge-policy'")
@@ -56,7 +56,14 @@ public struct SyncVerb {
             options.mergePolicy = policy
         }
         let configuredForceData = try store.syncState(container: container, SyncVerb.forceDataKey) == "on"
-        let forceData = arguments.flag("force-data") || configuredForceData
+        return (options, arguments.flag("force-data") || configuredForceData)
+    }
+
+    /// Runs the verb.
+    public func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let store = try context.deviceStore()
+        let container = context.settings.container
+        let (options, forceData) = try Self.options(arguments, settings: store, container: container)
         let state = arguments.argument("state")
         if arguments.flag("delete-cloud-data") && state != "off" {
             throw CLIError.usage("--delete-cloud-data goes with 'sync off'")

@@ -15,24 +15,9 @@ enum StorePublicSync {
         if let state = arguments.argument("state") {
             throw CLIError.usage("'store sync \(state)' turns sync on or off for the whole account: run it without --database public")
         }
-        var options = SyncOptions()
-        options.downloadOnly = arguments.flag("download-only")
-        if let text = arguments.value("batch-size") {
-            guard let n = Int(text), (1...CloudLimits.maxRecordsPerModify).contains(n) else {
-                throw CLIError.usage("--batch-size must be 1 to \(CloudLimits.maxRecordsPerModify), got '\(text)'")
-            }
-            options.batchSize = n
-        }
         let settingsStore = try context.deviceStore()
         let container = StoreCommand.container(context)
-        if let text = try settingsStore.syncState(container: container, SyncVerb.mergePolicyKey) {
-            guard let policy = MergePolicy(rawValue: text) else {
-                throw CLIError.failed("the store's merge policy '\(text)' is unknown; set it with 'store config merge-policy'")
-            }
-            options.mergePolicy = policy
-        }
-        let configuredForceData = try settingsStore.syncState(container: container, SyncVerb.forceDataKey) == "on"
-        let forceData = arguments.flag("force-data") || configuredForceData
+        let (options, forceData) = try SyncVerb.options(arguments, settings: settingsStore, container: container)
         let types = try PublicStoreSettings.types(settingsStore, container)
         guard !types.isEmpty else {
             throw CLIError.usage("no public record types to mirror: choose them with 'cloudsync store config public-types TYPE…'")
