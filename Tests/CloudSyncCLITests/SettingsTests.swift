@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncSession
 import Testing
 
 @Suite struct SettingsTests {
@@ -200,6 +201,9 @@ import Testing
     }
 
     @Test func cloudURLsNeedAKnownScheme() throws {
+        // The URL check is the session layer's, registered at the composition root; register it
+        // here rather than depend on another test of this process having done so.
+        SessionSettings.registerChecks()
         let home = TempDir()
         defer { home.remove() }
         for good in ["sqlite:///tmp/c.sqlite", "sqlite:rel/c.sqlite", "postgres://h/db", "postgresql://h/db",
