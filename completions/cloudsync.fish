@@ -347,20 +347,20 @@ complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field 
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable). Can be repeated.'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
-complete -c cloudsync -n '__cloudsync_at \'store put\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
 
 # cloudsync store get
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
-complete -c cloudsync -n '__cloudsync_at \'store get\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store delete
 complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
-complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
@@ -370,17 +370,17 @@ complete -c cloudsync -n '__cloudsync_at \'store query\'' -l arg -x -d 'Value fo
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l sort -x -d 'Sort by fields; - for descending.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l limit -x -d 'At most N records.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
-complete -c cloudsync -n '__cloudsync_at \'store query\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 
 # cloudsync store history
 complete -c cloudsync -n '__cloudsync_at \'store history\'' -l since -x -d 'Only transactions after ID.'
 complete -c cloudsync -n '__cloudsync_at \'store history\'' -l limit -x -d 'At most N transactions (default 100).'
-complete -c cloudsync -n '__cloudsync_at \'store history\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store history\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 
 # cloudsync store status
-complete -c cloudsync -n '__cloudsync_at \'store status\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store status\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 
 # cloudsync store sync
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l download-only -d 'Only pull; leave local changes pending.'
@@ -388,7 +388,7 @@ complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l batch-size -x -d 'Re
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
-complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l full-scan -d 'With --database public: scan every mirrored type in full now, to find records deleted upstream.'
 complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
 
@@ -398,13 +398,13 @@ complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy f
 # cloudsync store conflicts
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l unresolved -d 'Only conflicts still waiting.'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l limit -x -d 'At most N entries (default 50).'
-complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 
 # cloudsync store export
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l type -x -a '(__cloudsync_live)' -d 'Only records of this type.'
-complete -c cloudsync -n '__cloudsync_at \'store export\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store export\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 
 # cloudsync store import
 complete -c cloudsync -n '__cloudsync_at \'store import\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
@@ -412,7 +412,7 @@ complete -c cloudsync -n '__cloudsync_at \'store import\'' -l batch-size -x -d '
 complete -c cloudsync -n '__cloudsync_arg \'store import\' 0' -F -d 'NDJSON file; - for stdin.'
 
 # cloudsync store revert
-complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public' -d 'private (default) or public: the public store mirrors the public database\'s types set by \'store config public-types\'. One of: private, public.'
+complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
 complete -c cloudsync -n '__cloudsync_arg \'store revert\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync kv

@@ -186,7 +186,15 @@ struct PublicStoreTests {
         #expect(run("alice", ["store", "sync", "on"]).status == 0)
         let noTypes = run("alice", ["store", "sync", "--database", "public"])
         #expect(noTypes.status == 64 && noTypes.stderr.contains("store config public-types"), "\(noTypes.stderr)")
-        #expect(run("alice", ["store", "get", "x", "--database", "shared"]).status == 64)
+        let sharedNoOwner = run("alice", ["store", "get", "x", "--database", "shared"])
+        #expect(sharedNoOwner.status == 64 && sharedNoOwner.stderr.contains("add --owner OWNER"), "\(sharedNoOwner.stderr)")
+        let publicWithOwner = run("alice", ["store", "get", "x", "--database", "public", "--owner", "bob"])
+        #expect(publicWithOwner.status == 64 && publicWithOwner.stderr.contains("no owner"), "\(publicWithOwner.stderr)")
+        // --database shared --owner is the owner's shared-zone store, as --owner alone.
+        let sharedStore = run("alice", ["store", "get", "x", "--database", "shared", "--owner", "bob"])
+        let ownerStore = run("alice", ["store", "get", "x", "--owner", "bob"])
+        #expect(sharedStore.status == ownerStore.status && sharedStore.stderr == ownerStore.stderr,
+                "\(sharedStore.stderr) vs \(ownerStore.stderr)")
         #expect(run("alice", ["store", "put", "Post", "x", "--database", "public", "--zone", "Other", "--field", "a=1"]).status == 64)
         #expect(run("alice", ["store", "put", "Post", "x", "--database", "public", "--encrypt", "a", "--field", "a=1"]).status == 64)
         #expect(run("alice", ["store", "sync", "--full-scan"]).status == 64)

@@ -3,14 +3,15 @@ import CloudSyncSession
 import CloudSyncCore
 import CloudSyncDevice
 
-/// `--database private|public` of the store commands: which local store they work on. The
-/// public store (seed 002) is a file of its own that mirrors the record types of the public
-/// database chosen with `store config public-types`; the two never share a record.
+/// `--database private|public|shared` of the store commands: which local store they work on.
+/// The public store (seed 002) is a file of its own that mirrors the record types of the public
+/// database chosen with `store config public-types`; the two never share a record. `shared`
+/// goes with `--owner OWNER`: the local store of the zones OWNER shares with this account.
 enum StoreDatabase {
     /// The option.
     static let option = OptionSpec("database", value: "DATABASE",
-                                   help: "private (default) or public: the public store mirrors the public database's types set by 'store config public-types'.",
-                                   completion: .values(["private", "public"]))
+                                   help: "private (default), public (the public store mirrors the public database's types set by 'store config public-types') or shared with --owner OWNER (the store of the zones OWNER shares with you).",
+                                   completion: .values(["private", "public", "shared"]))
 
     /// Whether the invocation works on the public store (64 for `--owner` with it). The shared
     /// database is reached through `--owner OWNER` (the local store of that owner's shared
