@@ -115,13 +115,16 @@ let package = Package(
         // `scripts/bench-otp`: `cloudsync otp code` with 1,000 tokens against `oathtool --totp`.
         .executableTarget(name: "otp-bench", dependencies: ["CloudSyncCore"], path: "Benchmarks/otp-bench",
                           swiftSettings: strict),
+        // What the process benchmarks share: a child read line by line, latency quantiles.
+        .target(name: "BenchSupport", dependencies: ["CloudSyncCore"], path: "Benchmarks/BenchSupport",
+                swiftSettings: strict),
         // `scripts/bench-subscribe`: notification latency from commit to `subscribe listen`, idle CPU.
-        .executableTarget(name: "subscribe-bench", dependencies: ["CloudSyncCore", "CloudSyncCloud"],
+        .executableTarget(name: "subscribe-bench", dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncCloud"],
                           path: "Benchmarks/subscribe-bench", swiftSettings: strict),
         // `scripts/bench-backend`: PostgresCloud (issue 11) and `cloudsync serve` (issue 12) vs the embedded cloud.
         .executableTarget(name: "backend-bench",
-                          dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncPostgresCloud",
-                                         "CloudSyncWebServices"],
+                          dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice",
+                                         "CloudSyncPostgresCloud", "CloudSyncWebServices"],
                           path: "Benchmarks/backend-bench", swiftSettings: strict),
 
         // Tests: one target per module, plus shared helpers for running the built binary.

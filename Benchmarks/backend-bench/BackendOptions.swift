@@ -1,3 +1,4 @@
+import BenchSupport
 /// The command line of `backend-bench`.
 struct BackendOptions {
     var quick = false

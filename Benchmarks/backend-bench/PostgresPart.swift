@@ -1,3 +1,4 @@
+import BenchSupport
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncDevice

@@ -1,3 +1,4 @@
+import BenchSupport
 import CloudSyncCore
 #if canImport(Glibc)
 import Glibc

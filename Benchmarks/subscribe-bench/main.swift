@@ -1,3 +1,4 @@
+import BenchSupport
 import CloudSyncCloud
 import CloudSyncCore
 #if canImport(Glibc)
@@ -88,7 +89,7 @@ func run() throws {
     let environment = ["CLOUDSYNC_HOME": home, "CLOUDSYNC_ACCOUNT": "alice", "CLOUDSYNC_CONTAINER": container,
                        "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "HOME": home,
                        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-    let listener = try ListenerProcess(executable: cloudsync, arguments: ["--device", "phone", "--json", "subscribe", "listen"],
+    let listener = try LineProcess(executable: cloudsync, arguments: ["--device", "phone", "--json", "subscribe", "listen"],
                                        environment: environment, stderrPath: home + "/listener.log")
     var counter = 0
     func change() throws {

@@ -1,21 +1,21 @@
 import CloudSyncCore
 
 /// Order statistics of a list of milliseconds.
-struct LatencyStats {
-    let sorted: [Double]
+public struct LatencyStats {
+    public let sorted: [Double]
 
-    init(_ samples: [Double]) { sorted = samples.sorted() }
+    public init(_ samples: [Double]) { sorted = samples.sorted() }
 
     /// The value at quantile `q` (nearest rank).
-    func quantile(_ q: Double) -> Double {
+    public func quantile(_ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
-    var mean: Double { sorted.isEmpty ? 0 : sorted.reduce(0, +) / Double(sorted.count) }
+    public var mean: Double { sorted.isEmpty ? 0 : sorted.reduce(0, +) / Double(sorted.count) }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         .object([("median", .double(round3(quantile(0.5)))), ("p90", .double(round3(quantile(0.9)))),
                  ("p99", .double(round3(quantile(0.99)))), ("max", .double(round3(sorted.last ?? 0))),
                  ("min", .double(round3(sorted.first ?? 0))), ("mean", .double(round3(mean))),
@@ -24,10 +24,10 @@ struct LatencyStats {
 }
 
 /// Rounds to three decimals (microseconds, for ms figures).
-func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+public func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
 /// `value` with `digits` decimals, for log lines.
-func fixed(_ value: Double, digits: Int = 2) -> String {
+public func fixed(_ value: Double, digits: Int = 2) -> String {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let scaled = (value * scale).rounded()

@@ -3,12 +3,12 @@ import Glibc
 #endif
 
 /// A child process (`cloudsync serve`, `cloudsync subscribe listen`) with its stdout on a pipe, read line by line.
-final class LineProcess {
-    let pid: pid_t
-    let stdoutFD: Int32
+public final class LineProcess {
+    public let pid: pid_t
+    public let stdoutFD: Int32
     private var pending: [UInt8] = []
 
-    init(executable: String, arguments: [String], environment: [String: String], stderrPath: String) throws {
+    public init(executable: String, arguments: [String], environment: [String: String], stderrPath: String) throws {
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { throw BenchFailure("pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -37,7 +37,7 @@ final class LineProcess {
     }
 
     /// The next line of stdout, or nil if none came within `timeout` seconds or the pipe closed.
-    func readLine(timeout: Double) -> String? {
+    public func readLine(timeout: Double) -> String? {
         let deadline = Clock.now() + timeout
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -60,7 +60,7 @@ final class LineProcess {
 
     /// CPU time the process used so far, in nanoseconds, summed over its threads
     /// (`/proc/<pid>/task/*/schedstat`, first field).
-    func cpuNanoseconds() -> UInt64 {
+    public func cpuNanoseconds() -> UInt64 {
         var total: UInt64 = 0
         guard let dir = opendir("/proc/\(pid)/task") else { return 0 }
         defer { closedir(dir) }
@@ -76,7 +76,7 @@ final class LineProcess {
     }
 
     /// utime + stime from `/proc/<pid>/stat`, in clock ticks.
-    func cpuTicks() -> Int {
+    public func cpuTicks() -> Int {
         guard let text = readText("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return 0 }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // Fields after the command: state is field 3, utime 14, stime 15 (1-based in proc(5)).
@@ -85,7 +85,7 @@ final class LineProcess {
     }
 
     /// Stops the child with SIGTERM and returns its total CPU time in ms (from wait4's rusage).
-    func stop() -> Double {
+    public func stop() -> Double {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         var usage = rusage()
@@ -106,19 +106,21 @@ final class LineProcess {
     }
 }
 
-struct BenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A benchmark that could not run, with the reason.
+public struct BenchFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
-enum Clock {
-    static func now() -> Double {
+/// Wall-clock seconds and sleeping, for the benchmarks.
+public enum Clock {
+    public static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    static func sleep(_ seconds: Double) {
+    public static func sleep(_ seconds: Double) {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
@@ -127,7 +129,7 @@ enum Clock {
 
 extension LineProcess {
     /// A field of `/proc/<pid>/status` in KiB (`VmRSS`, `VmHWM`), 0 when unreadable.
-    func statusKiB(_ name: String) -> Int {
+    public func statusKiB(_ name: String) -> Int {
         guard let text = readStatus() else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
             return Int(String(line.dropFirst(name.count + 1).filter(\.isNumber))) ?? 0
