@@ -39,29 +39,19 @@ extension LibCrypto {
         static func shared() throws(CryptoError) -> Signatures { try loaded.get() }
 
         private init() throws(CryptoError) {
-            guard let handle = dlopen(LibCrypto.soname, RTLD_NOW | RTLD_LOCAL) else {
-                throw .unavailable(LibCrypto.soname, LibCrypto.lastError())
-            }
-            var missing: [String] = []
-            func resolve<T>(_ name: String, as type: T.Type) -> T? {
-                guard let address = dlsym(handle, name) else {
-                    missing.append(name)
-                    return nil
-                }
-                return unsafeBitCast(address, to: type)
-            }
-            let decodePublicKey = resolve("d2i_PUBKEY", as: DecodePublicKey.self)
-            let pkeyBaseID = resolve("EVP_PKEY_get_base_id", as: PKeyInt.self)
-            let pkeyBits = resolve("EVP_PKEY_get_bits", as: PKeyInt.self)
-            let pkeyFree = resolve("EVP_PKEY_free", as: PKeyFree.self)
-            let contextNew = resolve("EVP_MD_CTX_new", as: ContextNew.self)
-            let contextFree = resolve("EVP_MD_CTX_free", as: ContextFree.self)
-            let sha256 = resolve("EVP_sha256", as: DigestFetch.self)
-            let verifyInit = resolve("EVP_DigestVerifyInit", as: VerifyInit.self)
-            let verify = resolve("EVP_DigestVerify", as: Verify.self)
+            var symbols = try LibCryptoSymbols()
+            let decodePublicKey = symbols.resolve("d2i_PUBKEY", as: DecodePublicKey.self)
+            let pkeyBaseID = symbols.resolve("EVP_PKEY_get_base_id", as: PKeyInt.self)
+            let pkeyBits = symbols.resolve("EVP_PKEY_get_bits", as: PKeyInt.self)
+            let pkeyFree = symbols.resolve("EVP_PKEY_free", as: PKeyFree.self)
+            let contextNew = symbols.resolve("EVP_MD_CTX_new", as: ContextNew.self)
+            let contextFree = symbols.resolve("EVP_MD_CTX_free", as: ContextFree.self)
+            let sha256 = symbols.resolve("EVP_sha256", as: DigestFetch.self)
+            let verifyInit = symbols.resolve("EVP_DigestVerifyInit", as: VerifyInit.self)
+            let verify = symbols.resolve("EVP_DigestVerify", as: Verify.self)
             guard let decodePublicKey, let pkeyBaseID, let pkeyBits, let pkeyFree, let contextNew, let contextFree, let sha256,
                   let verifyInit, let verify else {
-                throw .unavailable(LibCrypto.soname, "missing \(missing.joined(separator: ", "))")
+                throw symbols.unavailable()
             }
             self.decodePublicKey = decodePublicKey
             self.pkeyBaseID = pkeyBaseID

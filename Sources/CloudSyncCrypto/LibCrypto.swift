@@ -99,48 +99,37 @@ public struct LibCrypto: @unchecked Sendable {
     private static let loaded: Result<LibCrypto, CryptoError> = Result { () throws(CryptoError) in try LibCrypto() }
 
     private init() throws(CryptoError) {
-        guard let handle = dlopen(LibCrypto.soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw .unavailable(LibCrypto.soname, LibCrypto.lastError())
-        }
-        var missing: [String] = []
-        func resolve<T>(_ name: String, as type: T.Type) -> T? {
-            guard let address = dlsym(handle, name) else {
-                missing.append(name)
-                return nil
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        let cipherContextNew = resolve("EVP_CIPHER_CTX_new", as: CipherContextNew.self)
-        let cipherContextFree = resolve("EVP_CIPHER_CTX_free", as: CipherContextFree.self)
-        let cipherControl = resolve("EVP_CIPHER_CTX_ctrl", as: CipherControl.self)
-        let aes256GCM = resolve("EVP_aes_256_gcm", as: CipherFetch.self)
-        let encryptInit = resolve("EVP_EncryptInit_ex", as: CipherInit.self)
-        let encryptUpdate = resolve("EVP_EncryptUpdate", as: CipherUpdate.self)
-        let encryptFinal = resolve("EVP_EncryptFinal_ex", as: CipherFinal.self)
-        let decryptInit = resolve("EVP_DecryptInit_ex", as: CipherInit.self)
-        let decryptUpdate = resolve("EVP_DecryptUpdate", as: CipherUpdate.self)
-        let decryptFinal = resolve("EVP_DecryptFinal_ex", as: CipherFinal.self)
-        let sha256 = resolve("EVP_sha256", as: DigestFetch.self)
-        let digest = resolve("EVP_Digest", as: Digest.self)
-        let quickMAC = resolve("EVP_Q_mac", as: QuickMAC.self)
-        let pbeScrypt = resolve("EVP_PBE_scrypt", as: PBEScrypt.self)
-        let chacha20Poly1305 = resolve("EVP_chacha20_poly1305", as: CipherFetch.self)
-        let pkeyNewRawPrivate = resolve("EVP_PKEY_new_raw_private_key", as: PKeyNewRaw.self)
-        let pkeyNewRawPublic = resolve("EVP_PKEY_new_raw_public_key", as: PKeyNewRaw.self)
-        let pkeyGetRawPublic = resolve("EVP_PKEY_get_raw_public_key", as: PKeyGetRaw.self)
-        let pkeyFree = resolve("EVP_PKEY_free", as: PKeyFree.self)
-        let pkeyContextNew = resolve("EVP_PKEY_CTX_new", as: PKeyContextNew.self)
-        let pkeyContextFree = resolve("EVP_PKEY_CTX_free", as: PKeyContextFree.self)
-        let pkeyDeriveInit = resolve("EVP_PKEY_derive_init", as: PKeyDeriveInit.self)
-        let pkeyDeriveSetPeer = resolve("EVP_PKEY_derive_set_peer", as: PKeyDeriveSetPeer.self)
-        let pkeyDerive = resolve("EVP_PKEY_derive", as: PKeyDerive.self)
+        var symbols = try LibCryptoSymbols()
+        let cipherContextNew = symbols.resolve("EVP_CIPHER_CTX_new", as: CipherContextNew.self)
+        let cipherContextFree = symbols.resolve("EVP_CIPHER_CTX_free", as: CipherContextFree.self)
+        let cipherControl = symbols.resolve("EVP_CIPHER_CTX_ctrl", as: CipherControl.self)
+        let aes256GCM = symbols.resolve("EVP_aes_256_gcm", as: CipherFetch.self)
+        let encryptInit = symbols.resolve("EVP_EncryptInit_ex", as: CipherInit.self)
+        let encryptUpdate = symbols.resolve("EVP_EncryptUpdate", as: CipherUpdate.self)
+        let encryptFinal = symbols.resolve("EVP_EncryptFinal_ex", as: CipherFinal.self)
+        let decryptInit = symbols.resolve("EVP_DecryptInit_ex", as: CipherInit.self)
+        let decryptUpdate = symbols.resolve("EVP_DecryptUpdate", as: CipherUpdate.self)
+        let decryptFinal = symbols.resolve("EVP_DecryptFinal_ex", as: CipherFinal.self)
+        let sha256 = symbols.resolve("EVP_sha256", as: DigestFetch.self)
+        let digest = symbols.resolve("EVP_Digest", as: Digest.self)
+        let quickMAC = symbols.resolve("EVP_Q_mac", as: QuickMAC.self)
+        let pbeScrypt = symbols.resolve("EVP_PBE_scrypt", as: PBEScrypt.self)
+        let chacha20Poly1305 = symbols.resolve("EVP_chacha20_poly1305", as: CipherFetch.self)
+        let pkeyNewRawPrivate = symbols.resolve("EVP_PKEY_new_raw_private_key", as: PKeyNewRaw.self)
+        let pkeyNewRawPublic = symbols.resolve("EVP_PKEY_new_raw_public_key", as: PKeyNewRaw.self)
+        let pkeyGetRawPublic = symbols.resolve("EVP_PKEY_get_raw_public_key", as: PKeyGetRaw.self)
+        let pkeyFree = symbols.resolve("EVP_PKEY_free", as: PKeyFree.self)
+        let pkeyContextNew = symbols.resolve("EVP_PKEY_CTX_new", as: PKeyContextNew.self)
+        let pkeyContextFree = symbols.resolve("EVP_PKEY_CTX_free", as: PKeyContextFree.self)
+        let pkeyDeriveInit = symbols.resolve("EVP_PKEY_derive_init", as: PKeyDeriveInit.self)
+        let pkeyDeriveSetPeer = symbols.resolve("EVP_PKEY_derive_set_peer", as: PKeyDeriveSetPeer.self)
+        let pkeyDerive = symbols.resolve("EVP_PKEY_derive", as: PKeyDerive.self)
         guard let cipherContextNew, let cipherContextFree, let cipherControl, let aes256GCM, let encryptInit, let encryptUpdate,
               let encryptFinal, let decryptInit, let decryptUpdate, let decryptFinal, let sha256, let digest, let quickMAC,
               let pbeScrypt, let chacha20Poly1305, let pkeyNewRawPrivate, let pkeyNewRawPublic, let pkeyGetRawPublic,
               let pkeyFree, let pkeyContextNew, let pkeyContextFree, let pkeyDeriveInit, let pkeyDeriveSetPeer,
               let pkeyDerive else {
-            dlclose(handle)
-            throw .unavailable(LibCrypto.soname, "missing \(missing.joined(separator: ", "))")
+            throw symbols.unavailable()
         }
         self.cipherContextNew = cipherContextNew
         self.cipherContextFree = cipherContextFree
