@@ -130,7 +130,7 @@ let package = Package(
         // Tests: one target per module, plus shared helpers for running the built binary.
         .target(name: "TestSupport", dependencies: ["CloudSyncCore", "CloudSyncCloud"], path: "Tests/TestSupport",
                 swiftSettings: strict),
-        .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore"], swiftSettings: strict),
+        .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto", "TestSupport"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import TestSupport
 
 /// .ckdb texts in the shapes people keep in their repositories (written for these tests, after
 /// the structure of public files): a `cktool export-schema` file, a hand-written file in the
@@ -133,38 +134,7 @@ enum SchemaFixtures {
 
         """
 
-    /// A large schema in the shape of a real app's: 12 record types with lists, references,
-    /// assets, encrypted fields, grants and two created roles.
-    static var large: String {
-        var text = "// A recipe-sharing app.\nDEFINE SCHEMA\n    CREATE ROLE Moderator;\n    CREATE ROLE \"Editor\";\n"
-        let names = ["Recipe", "Ingredient", "Step", "Photo", "Review", "Author", "Collection", "Tag",
-                     "MealPlan", "ShoppingList", "Comment", "Report"]
-        for (i, name) in names.enumerated() {
-            text += """
-
-                RECORD TYPE \(name) (
-                    "___createTime" TIMESTAMP QUERYABLE SORTABLE,
-                    "___recordID"   REFERENCE QUERYABLE,
-                    title           STRING QUERYABLE SEARCHABLE SORTABLE,
-                    summary         ENCRYPTED STRING,
-                    position        INT64 QUERYABLE SORTABLE,
-                    weight          DOUBLE SORTABLE,
-                    madeAt          TIMESTAMP QUERYABLE,
-                    owner           REFERENCE QUERYABLE,
-                    parts           LIST<REFERENCE> QUERYABLE,
-                    labels          LIST<STRING> QUERYABLE SEARCHABLE,
-                    cover           ASSET,
-                    gallery         LIST<ASSET>,
-                    raw             BYTES,
-                    where\(i)          LOCATION QUERYABLE,
-                    GRANT WRITE TO "_creator",
-                    GRANT CREATE TO "_icloud",
-                    GRANT READ TO "_world",
-                    GRANT READ, WRITE TO Moderator\(i % 3 == 0 ? ",\n        GRANT CREATE TO \"Editor\"" : "")
-                );
-
-                """
-        }
-        return text
-    }
+    /// A large schema in the shape of a real app's (`LargeSchemaText.recipeApp`, shared with
+    /// the `cloudsync schema` tests).
+    static var large: String { LargeSchemaText.recipeApp }
 }

@@ -27,7 +27,7 @@ struct SchemaCommandTests {
     }
 
     @Test func exportImportExportIsByteIdentical() throws {
-        let file = home.write("large.ckdb", SchemaTestFixtures.large)
+        let file = home.write("large.ckdb", LargeSchemaText.recipeApp)
         ok(["schema", "import", file])
         let first = ok(["schema", "export"]).stdout
         #expect(first.contains("RECORD TYPE ShoppingList"))

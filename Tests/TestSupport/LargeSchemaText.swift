@@ -1,7 +1,8 @@
-/// A large schema in the shape of a real app's (as `SchemaFixtures.large` of the core tests): 12
-/// record types with lists, references, assets, encrypted fields, grants and two created roles.
-enum SchemaTestFixtures {
-    static var large: String {
+/// Schema text shared by the tests of the schema language and of `cloudsync schema`.
+public enum LargeSchemaText {
+    /// A large schema in the shape of a real app's: 12 record types with lists, references,
+    /// assets, encrypted fields, grants and two created roles.
+    public static var recipeApp: String {
         var text = "// A recipe-sharing app.\nDEFINE SCHEMA\n    CREATE ROLE Moderator;\n    CREATE ROLE \"Editor\";\n"
         let names = ["Recipe", "Ingredient", "Step", "Photo", "Review", "Author", "Collection", "Tag",
                      "MealPlan", "ShoppingList", "Comment", "Report"]
