@@ -118,7 +118,7 @@ public struct OTPLabelIndex: Sendable, Equatable {
         q.labelsAreASCII = OTPQuery.Text.isASCII(bytes)
         var hits = OTPQuery.Hits<Entry>()
         var scratch: [UInt8] = []
-        let complete = scan(bytes) { _ in } entry: { line in
+        let visit: (Line) -> Void = { line in
             if line.escaped {
                 var labelsQuery = q
                 labelsQuery.labelsAreASCII = false
@@ -140,7 +140,12 @@ public struct OTPLabelIndex: Sendable, Equatable {
             }
             if let rule { hits.add(line.entry(), rule: rule) }
         }
-        return complete ? hits.result : nil
+        // Only lines that hold the query can fit when it has no ':' (see `OTPQuery.Text.spansOneLabel`).
+        if q.labelsAreASCII, q.spansOneLabel, let complete = scanCandidates(bytes, holding: q.folded, entry: visit) {
+            return complete ? hits.result : nil
+        }
+        hits = OTPQuery.Hits<Entry>()
+        return scan(bytes, header: { _ in }, entry: visit) ? hits.result : nil
     }
 
     /// One entry line of the text form where its bytes lie: the four fields, still escaped.
@@ -184,9 +189,7 @@ public struct OTPLabelIndex: Sendable, Equatable {
         let count = raw.count
         // Escapes are rare: one search of the whole text spares the per-line check.
         let mayHaveEscapes = memchr(start, 92, count) != nil
-        // The fields of a line (a fifth one already makes it malformed), without an array.
-        var fields = (UnsafeBufferPointer<UInt8>(start: nil, count: 0), UnsafeBufferPointer<UInt8>(start: nil, count: 0),
-                      UnsafeBufferPointer<UInt8>(start: nil, count: 0), UnsafeBufferPointer<UInt8>(start: nil, count: 0))
+        var fields = noFields
         var fieldCount = 0
         var position = 0
         var headerRead = false
@@ -195,23 +198,7 @@ public struct OTPLabelIndex: Sendable, Equatable {
             let lineEnd = memchr(lineStart, 10, count - position).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
                 ?? start + count
             position = lineEnd - start + 1
-            // Split at tabs.
-            fieldCount = 0
-            var fieldStart = lineStart
-            while fieldCount < 5 {
-                let tab = memchr(fieldStart, 9, lineEnd - fieldStart).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
-                let field = UnsafeBufferPointer(start: fieldStart, count: (tab ?? lineEnd) - fieldStart)
-                switch fieldCount {
-                case 0: fields.0 = field
-                case 1: fields.1 = field
-                case 2: fields.2 = field
-                case 3: fields.3 = field
-                default: break
-                }
-                fieldCount += 1
-                guard let tab else { break }
-                fieldStart = tab + 1
-            }
+            fieldCount = split(lineStart, lineEnd, into: &fields)
             if !headerRead {
                 guard fieldCount == 2, fields.0.elementsEqual(header.utf8),
                       let last = Int64(String(decoding: fields.1, as: UTF8.self)) else { return false }
@@ -226,6 +213,95 @@ public struct OTPLabelIndex: Sendable, Equatable {
             }
         }
         return headerRead
+    }
+
+    /// The four fields of a line, without an array.
+    typealias Fields = (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>)
+    private static var noFields: Fields {
+        (UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0),
+         UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// Splits the line `[lineStart, lineEnd)` at tabs into `fields` and returns how many fields
+    /// it has, counting up to five (a fifth already makes a line malformed).
+    private static func split(_ lineStart: UnsafePointer<UInt8>, _ lineEnd: UnsafePointer<UInt8>, into fields: inout Fields) -> Int {
+        var fieldCount = 0
+        var fieldStart = lineStart
+        while fieldCount < 5 {
+            let tab = memchr(fieldStart, 9, lineEnd - fieldStart).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+            let field = UnsafeBufferPointer(start: fieldStart, count: (tab ?? lineEnd) - fieldStart)
+            switch fieldCount {
+            case 0: fields.0 = field
+            case 1: fields.1 = field
+            case 2: fields.2 = field
+            case 3: fields.3 = field
+            default: break
+            }
+            fieldCount += 1
+            guard let tab else { break }
+            fieldStart = tab + 1
+        }
+        return fieldCount
+    }
+
+    /// `scan` for a query that fits only lines holding `needle` (the query case folded, ASCII):
+    /// the text is case folded once and searched for the needle, and only the lines where it
+    /// lies are split and passed to `entry`, in text order. A line that does not hold the
+    /// needle cannot fit the query, so it is not split: a malformed one is noticed only when the
+    /// text's tabs do not add up to three per line, or when the needle lies on it. Nil, with
+    /// nothing passed, when the text does not look well formed (then `scan` tells what is
+    /// wrong); false when a line it visits is malformed.
+    private static func scanCandidates(_ raw: UnsafeRawBufferPointer, holding needle: [UInt8], entry: (Line) -> Void) -> Bool? {
+        guard let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), !needle.isEmpty,
+              let headerEnd = memchr(start, 10, raw.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) })
+        else { return nil }
+        var fields = noFields
+        guard split(start, headerEnd, into: &fields) == 2, fields.0.elementsEqual(header.utf8),
+              Int64(String(decoding: fields.1, as: UTF8.self)) != nil else { return nil }
+        let body = headerEnd + 1, bodyCount = start + raw.count - body
+        // The folded copy, and the tabs it holds: a well-formed body has three per non-empty line.
+        var tabs = 0
+        let folded = [UInt8](unsafeUninitializedCapacity: bodyCount) { out, initialized in
+            for index in 0..<bodyCount {
+                let byte = body[index]
+                out[index] = byte &- 65 < 26 ? byte | 32 : byte
+                tabs &+= byte == 9 ? 1 : 0
+            }
+            initialized = bodyCount
+        }
+        var lines = 0, position = 0
+        while position < bodyCount {
+            let end = memchr(body + position, 10, bodyCount - position).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - body }
+                ?? bodyCount
+            if end > position { lines += 1 }
+            position = end + 1
+        }
+        guard tabs == 3 * lines else { return nil }
+        let mayHaveEscapes = memchr(body, 92, bodyCount) != nil
+        return folded.withUnsafeBufferPointer { text -> Bool in
+            let base = text.baseAddress!
+            // The needle is found by its rarest byte.
+            let pivot = OTPQuery.Text.rarestByte(in: needle)
+            let pivotByte = Int32(needle[pivot])
+            var from = pivot
+            while from < bodyCount, let hit = memchr(base + from, pivotByte, bodyCount - from) {
+                let found = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base - pivot
+                guard found + needle.count <= bodyCount,
+                      needle.withUnsafeBytes({ memcmp(base + found, $0.baseAddress!, needle.count) }) == 0 else {
+                    from = found + pivot + 1
+                    continue
+                }
+                var lineStart = found
+                while lineStart > 0 && text[lineStart - 1] != 10 { lineStart -= 1 }
+                let lineEnd = memchr(base + found, 10, bodyCount - found).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+                    ?? bodyCount
+                guard split(body + lineStart, body + lineEnd, into: &fields) == 4 else { return false }
+                let escaped = mayHaveEscapes && memchr(body + lineStart, 92, lineEnd - lineStart) != nil
+                entry(Line(recordName: fields.0, name: fields.1, issuer: fields.2, account: fields.3, escaped: escaped))
+                from = lineEnd + 1 + pivot
+            }
+            return true
+        }
     }
 
     static func escape(_ text: String) -> String {

@@ -162,6 +162,37 @@ public enum OTPQuery {
             return false
         }
 
+        /// Whether every rule can fit a token only where the query lies within one of its labels,
+        /// case folded, as written in the label index: the query is ASCII, has no ':' (which
+        /// could span `issuer:account`) and nothing the index escapes (tab, line breaks, '\\',
+        /// 0x01). The index's matching then looks only at the lines that hold it.
+        var spansOneLabel: Bool {
+            !hasColon && bytes.allSatisfy { $0 < 128 && $0 != 9 && $0 != 10 && $0 != 13 && $0 != 92 && $0 != OTPLabelIndex.pairName }
+        }
+
+        /// The position of the byte of `needle` (case folded) least likely in labels, to search
+        /// for first: letters by their frequency in English, digits in between, punctuation
+        /// (the '@' and '.' of every e-mail address) first.
+        static func rarestByte(in needle: [UInt8]) -> Int {
+            func rank(_ byte: UInt8) -> Int {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): 12
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): letterRanks[Int(byte - UInt8(ascii: "a"))]
+                default: 0
+                }
+            }
+            var best = 0
+            for index in needle.indices.dropFirst() where rank(needle[index]) > rank(needle[best]) { best = index }
+            return best
+        }
+
+        /// Each letter's rank: 1 for 'e' (the most frequent) up to 26 for 'z'.
+        private static let letterRanks: [Int] = {
+            var ranks = [Int](repeating: 0, count: 26)
+            for (rank, letter) in "etaoinsrhldcumfpgwybvkxjqz".utf8.enumerated() { ranks[Int(letter - UInt8(ascii: "a"))] = rank + 1 }
+            return ranks
+        }()
+
         @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             !bytes.contains { $0 >= 128 }
         }

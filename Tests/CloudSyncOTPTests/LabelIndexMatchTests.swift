@@ -54,6 +54,37 @@ struct LabelIndexMatchTests {
         expectAgreement(query, on: ascii)
     }
 
+    /// A query without ':' is searched for in the folded text and only the lines holding it are
+    /// compared: on many generated ASCII tokens (record names, issuers and accounts sharing
+    /// letters and digits, escapes, the 0x01 marker), every query, wherever it lies in a line,
+    /// gets what matching the parsed entries gets.
+    @Test func lineSearchAgreesOnGeneratedTokens() {
+        var generator = SplitMix64(state: 16)
+        let words = ["Service", "service", "GitHub", "vpn", "Bank", "mail", "e", "z9", "user", "ex-ample", "a.b", "Q"]
+        func word() -> String { words[Int(generator.next() % UInt64(words.count))] + String(generator.next() % 40) }
+        var tokens: [L] = []
+        for index in 0..<300 {
+            let issuer = index % 7 == 0 ? "" : word(), account = index % 11 == 0 ? "" : word() + "@" + word()
+            let name = index % 3 == 0 ? word() + (index % 13 == 0 ? "\\t\t" : "") : issuer.isEmpty ? account : issuer + ":" + account
+            tokens.append(L(name: name, issuer: issuer, account: account))
+        }
+        let index = Self.index(of: tokens, transaction: 7)
+        var queries = ["service1", "SERVICE12", "e", "E1", "9", "z9", "z93", "@", "a.b1", "otp-2", "otp-299", "ex-ample3@mail",
+                       "vpn39", "q", "\t", "nothing-here", "Service", "user0@user0"]
+        for _ in 0..<60 { queries.append(String(word().prefix(Int(generator.next() % 6) + 1))) }
+        for query in queries { expectAgreement(query, on: index) }
+    }
+
+    /// Lines that do not hold the query are not split, so a malformed line is noticed only when
+    /// the tabs of the text do not add up (three per line) or when the query lies on it.
+    @Test func malformedLinesAreNoticedWhereTheyMatter() {
+        let text = index.serialized()
+        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "vpn\tfour\tfive\tsix\tseven\n" + "a\tb\n")) == "malformed",
+                "a five-field line holding the query")
+        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "x\ty\n")) == "malformed", "the tabs do not add up")
+        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "\n\n")) == "otp-4=vpn", "empty lines are allowed")
+    }
+
     @Test func namesThatAreIssuerColonAccountAreWrittenAsOneByte() {
         let text = index.serialized()
         #expect(text.contains("otp-2\tGoogle:alice@gmail.com") == false)
@@ -71,5 +102,17 @@ struct LabelIndexMatchTests {
         #expect(OTPLabelIndex.lastTransaction(ofSerialized: "otp-label-index 1\tx\n") == nil)
         #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "three\tfields\tonly\n")) == "malformed")
         #expect(describe(OTPLabelIndex.match("vpn", inSerialized: "garbage")) == "malformed")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failing case can be replayed.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
