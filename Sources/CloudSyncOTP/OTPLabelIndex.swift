@@ -245,12 +245,12 @@ public struct OTPLabelIndex: Sendable, Equatable {
     }
 
     /// `scan` for a query that fits only lines holding `needle` (the query case folded, ASCII):
-    /// the text is case folded once and searched for the needle, and only the lines where it
-    /// lies are split and passed to `entry`, in text order. A line that does not hold the
-    /// needle cannot fit the query, so it is not split: a malformed one is noticed only when the
-    /// text's tabs do not add up to three per line, or when the needle lies on it. Nil, with
-    /// nothing passed, when the text does not look well formed (then `scan` tells what is
-    /// wrong); false when a line it visits is malformed.
+    /// the text is searched for the needle's rarest byte in either case (memchr), and only the
+    /// lines where the whole needle lies are split and passed to `entry`, in text order. Lines
+    /// that do not hold the needle are not split, so the shape of the whole text is checked by
+    /// counting: three tabs to every line break, and a break ending the text. Nil, with nothing
+    /// passed, when the header or that count is not right (`scan` then tells whether the text
+    /// is malformed or only has empty lines); false when a line it visits is malformed.
     private static func scanCandidates(_ raw: UnsafeRawBufferPointer, holding needle: [UInt8], entry: (Line) -> Void) -> Bool? {
         guard let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), !needle.isEmpty,
               let headerEnd = memchr(start, 10, raw.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) })
@@ -258,49 +258,82 @@ public struct OTPLabelIndex: Sendable, Equatable {
         var fields = noFields
         guard split(start, headerEnd, into: &fields) == 2, fields.0.elementsEqual(header.utf8),
               Int64(String(decoding: fields.1, as: UTF8.self)) != nil else { return nil }
-        let body = headerEnd + 1, bodyCount = start + raw.count - body
-        // The folded copy, and the tabs it holds: a well-formed body has three per non-empty line.
-        var tabs = 0
-        let folded = [UInt8](unsafeUninitializedCapacity: bodyCount) { out, initialized in
-            for index in 0..<bodyCount {
-                let byte = body[index]
-                out[index] = byte &- 65 < 26 ? byte | 32 : byte
-                tabs &+= byte == 9 ? 1 : 0
+        let text = headerEnd + 1, count = start + raw.count - text
+        let (tabs, breaks) = countTabsAndBreaks(text, count)
+        guard tabs == 3 * breaks, count == 0 || text[count - 1] == 10 else { return nil }
+        let mayHaveEscapes = memchr(text, 92, count) != nil
+        let pivot = OTPQuery.Text.rarestByte(in: needle)
+        // The pivot in both cases: a letter is looked for as itself and as its capital.
+        var pivots = PivotSearch(text: text, count: count, byte: needle[pivot])
+        var from = pivot
+        while let hit = pivots.next(from: from) {
+            let found = hit - pivot
+            guard found + needle.count <= count, OTPQuery.Text.equalsFolded(text + found, needle) else {
+                from = hit + 1
+                continue
             }
-            initialized = bodyCount
+            var lineStart = found
+            while lineStart > 0 && text[lineStart - 1] != 10 { lineStart -= 1 }
+            let lineEnd = memchr(text + found, 10, count - found).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - text }
+                ?? count
+            guard split(text + lineStart, text + lineEnd, into: &fields) == 4 else { return false }
+            let escaped = mayHaveEscapes && memchr(text + lineStart, 92, lineEnd - lineStart) != nil
+            entry(Line(recordName: fields.0, name: fields.1, issuer: fields.2, account: fields.3, escaped: escaped))
+            from = lineEnd + 1 + pivot
         }
-        var lines = 0, position = 0
-        while position < bodyCount {
-            let end = memchr(body + position, 10, bodyCount - position).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - body }
-                ?? bodyCount
-            if end > position { lines += 1 }
-            position = end + 1
+        return true
+    }
+
+    /// How many tabs and line breaks `count` bytes at `text` hold, eight bytes at a time.
+    static func countTabsAndBreaks(_ text: UnsafePointer<UInt8>, _ count: Int) -> (tabs: Int, breaks: Int) {
+        /// The bytes of `word` equal to the byte repeated in `pattern`.
+        @inline(__always) func matches(_ word: UInt64, _ pattern: UInt64) -> Int {
+            let x = word ^ pattern
+            // A byte's high bit ends up set when the byte is not zero (no carry crosses bytes).
+            let nonZero = ((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x
+            return (~nonZero & 0x8080_8080_8080_8080).nonzeroBitCount
         }
-        guard tabs == 3 * lines else { return nil }
-        let mayHaveEscapes = memchr(body, 92, bodyCount) != nil
-        return folded.withUnsafeBufferPointer { text -> Bool in
-            let base = text.baseAddress!
-            // The needle is found by its rarest byte.
-            let pivot = OTPQuery.Text.rarestByte(in: needle)
-            let pivotByte = Int32(needle[pivot])
-            var from = pivot
-            while from < bodyCount, let hit = memchr(base + from, pivotByte, bodyCount - from) {
-                let found = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base - pivot
-                guard found + needle.count <= bodyCount,
-                      needle.withUnsafeBytes({ memcmp(base + found, $0.baseAddress!, needle.count) }) == 0 else {
-                    from = found + pivot + 1
-                    continue
-                }
-                var lineStart = found
-                while lineStart > 0 && text[lineStart - 1] != 10 { lineStart -= 1 }
-                let lineEnd = memchr(base + found, 10, bodyCount - found).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
-                    ?? bodyCount
-                guard split(body + lineStart, body + lineEnd, into: &fields) == 4 else { return false }
-                let escaped = mayHaveEscapes && memchr(body + lineStart, 92, lineEnd - lineStart) != nil
-                entry(Line(recordName: fields.0, name: fields.1, issuer: fields.2, account: fields.3, escaped: escaped))
-                from = lineEnd + 1 + pivot
-            }
-            return true
+        var tabs = 0, breaks = 0, offset = 0
+        let raw = UnsafeRawPointer(text)
+        while offset + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            tabs &+= matches(word, 0x0909_0909_0909_0909)
+            breaks &+= matches(word, 0x0A0A_0A0A_0A0A_0A0A)
+            offset += 8
+        }
+        while offset < count {
+            if text[offset] == 9 { tabs += 1 } else if text[offset] == 10 { breaks += 1 }
+            offset += 1
+        }
+        return (tabs, breaks)
+    }
+
+    /// The offsets of one folded byte in a text, in order, whichever its case: one memchr
+    /// search per case, each resumed only once the other has passed it.
+    private struct PivotSearch {
+        let text: UnsafePointer<UInt8>, count: Int
+        let lower: Int32, upper: Int32?
+        /// The next offset of each case at or after the last `from` (count when there is none).
+        private var nextLower = -1, nextUpper = -1
+
+        init(text: UnsafePointer<UInt8>, count: Int, byte: UInt8) {
+            self.text = text
+            self.count = count
+            lower = Int32(byte)
+            upper = byte >= 97 && byte <= 122 ? Int32(byte - 32) : nil
+        }
+
+        /// The first offset at or after `from`.
+        mutating func next(from: Int) -> Int? {
+            if nextLower < from { nextLower = find(lower, from) }
+            if let upper, nextUpper < from { nextUpper = find(upper, from) }
+            let next = upper == nil ? nextLower : min(nextLower, nextUpper)
+            return next < count ? next : nil
+        }
+
+        private func find(_ byte: Int32, _ from: Int) -> Int {
+            guard from < count, let hit = memchr(text + from, byte, count - from) else { return count }
+            return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - text
         }
     }
 

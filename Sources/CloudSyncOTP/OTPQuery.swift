@@ -170,6 +170,13 @@ public enum OTPQuery {
             !hasColon && bytes.allSatisfy { $0 < 128 && $0 != 9 && $0 != 10 && $0 != 13 && $0 != 92 && $0 != OTPLabelIndex.pairName }
         }
 
+        /// Whether the bytes at `text` are `folded` once ASCII letters are folded to lower case
+        /// (`text` holds at least as many bytes).
+        static func equalsFolded(_ text: UnsafePointer<UInt8>, _ folded: [UInt8]) -> Bool {
+            for index in folded.indices where fold(text[index]) != folded[index] { return false }
+            return true
+        }
+
         /// The position of the byte of `needle` (case folded) least likely in labels, to search
         /// for first: letters by their frequency in English, digits in between, punctuation
         /// (the '@' and '.' of every e-mail address) first.

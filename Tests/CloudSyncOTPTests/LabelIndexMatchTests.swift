@@ -75,14 +75,30 @@ struct LabelIndexMatchTests {
         for query in queries { expectAgreement(query, on: index) }
     }
 
-    /// Lines that do not hold the query are not split, so a malformed line is noticed only when
-    /// the tabs of the text do not add up (three per line) or when the query lies on it.
-    @Test func malformedLinesAreNoticedWhereTheyMatter() {
-        let text = index.serialized()
-        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "vpn\tfour\tfive\tsix\tseven\n" + "a\tb\n")) == "malformed",
-                "a five-field line holding the query")
-        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "x\ty\n")) == "malformed", "the tabs do not add up")
-        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "\n\n")) == "otp-4=vpn", "empty lines are allowed")
+    /// Lines that do not hold the query are not split: the tabs and line breaks of the whole
+    /// text are counted instead, so a malformed line anywhere is still noticed.
+    @Test func malformedLinesAreNoticedWithoutSplittingEveryLine() {
+        let ascii = Self.index(of: labels.filter { $0.name.utf8.allSatisfy { $0 < 128 } }, transaction: 1).serialized()
+        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: ascii)) == "otp-4=vpn")
+        for damage in ["VPN\tfour\tfive\tsix\tseven\n", "x\tvpn\n", "x\ty\n", "broken line\n", "a\tb\n\tc\td\te\n"] {
+            #expect(describe(OTPLabelIndex.match("vpn", inSerialized: ascii + damage)) == "malformed", "\(damage)")
+        }
+        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: ascii + "\n\n")) == "otp-4=vpn", "empty lines are allowed")
+        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: "otp-label-index 2\tx\n" + "otp-4\tvpn\t\t\n")) == "malformed",
+                "a header without its transaction")
+    }
+
+    /// The tab and line-break count, eight bytes at a time, against counting byte by byte.
+    @Test func countsTabsAndBreaksOfAnyLengthAndAlignment() {
+        var generator = SplitMix64(state: 9)
+        for length in 0..<80 {
+            let bytes = (0..<length).map { _ in [9, 10, 11, 0, 137, 0x0A, 0x89, 65][Int(generator.next() % 8)] as UInt8 }
+            for shift in 0..<3 where shift <= length {
+                let slice = Array(bytes[shift...])
+                let counted = slice.withUnsafeBufferPointer { OTPLabelIndex.countTabsAndBreaks($0.baseAddress ?? UnsafePointer(bitPattern: 8)!, $0.count) }
+                #expect(counted.tabs == slice.filter { $0 == 9 }.count && counted.breaks == slice.filter { $0 == 10 }.count)
+            }
+        }
     }
 
     @Test func namesThatAreIssuerColonAccountAreWrittenAsOneByte() {
@@ -100,7 +116,7 @@ struct LabelIndexMatchTests {
         #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text)) == "otp-4=vpn")
         #expect(OTPLabelIndex.lastTransaction(ofSerialized: "otp-label-index 1\t42\n") == nil, "an older format version")
         #expect(OTPLabelIndex.lastTransaction(ofSerialized: "otp-label-index 1\tx\n") == nil)
-        #expect(describe(OTPLabelIndex.match("vpn", inSerialized: text + "three\tfields\tonly\n")) == "malformed")
+        #expect(describe(OTPLabelIndex.match("only", inSerialized: text + "three\tfields\tonly\n")) == "malformed")
         #expect(describe(OTPLabelIndex.match("vpn", inSerialized: "garbage")) == "malformed")
     }
 }
