@@ -25,6 +25,10 @@ struct LibPQ: @unchecked Sendable {
     typealias ExecPrepared = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32,
                                              UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
                                              UnsafePointer<Int32>?, Int32) -> OpaquePointer?
+    typealias SendPrepared = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32,
+                                             UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+                                             UnsafePointer<Int32>?, Int32) -> Int32
+    typealias GetResult = @convention(c) (OpaquePointer?) -> OpaquePointer?
     typealias ResultStatus = @convention(c) (OpaquePointer?) -> ExecStatusType
     typealias ResultErrorField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
     typealias ResultText = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
@@ -48,6 +52,8 @@ struct LibPQ: @unchecked Sendable {
     let execParams: ExecParams              // PQexecParams
     let prepare: Prepare                    // PQprepare
     let execPrepared: ExecPrepared          // PQexecPrepared
+    let sendPrepared: SendPrepared          // PQsendQueryPrepared
+    let getResult: GetResult                // PQgetResult
     let resultStatus: ResultStatus          // PQresultStatus
     let resultErrorField: ResultErrorField  // PQresultErrorField
     let resultErrorMessage: ResultText      // PQresultErrorMessage
@@ -89,6 +95,8 @@ struct LibPQ: @unchecked Sendable {
         let execParams = library.function("PQexecParams", as: ExecParams.self)
         let prepare = library.function("PQprepare", as: Prepare.self)
         let execPrepared = library.function("PQexecPrepared", as: ExecPrepared.self)
+        let sendPrepared = library.function("PQsendQueryPrepared", as: SendPrepared.self)
+        let getResult = library.function("PQgetResult", as: GetResult.self)
         let resultStatus = library.function("PQresultStatus", as: ResultStatus.self)
         let resultErrorField = library.function("PQresultErrorField", as: ResultErrorField.self)
         let resultErrorMessage = library.function("PQresultErrorMessage", as: ResultText.self)
@@ -111,13 +119,14 @@ struct LibPQ: @unchecked Sendable {
         let serverVersion = library.function("PQserverVersion", as: ConnectionInt.self)
         try library.checkResolved()
         guard let connectParams, let status, let errorMessage, let finish, let exec, let execParams, let prepare,
-              let execPrepared, let resultStatus, let resultErrorField, let resultErrorMessage, let clear, let rowCount,
+              let execPrepared, let sendPrepared, let getResult, let resultStatus, let resultErrorField, let resultErrorMessage, let clear, let rowCount,
               let columnCount, let value, let length, let isNull, let columnType, let columnName, let commandTuples,
               let socket, let consumeInput, let notifies, let freeMemory, let setNoticeProcessor, let transactionStatus,
               let backendPID, let serverVersion
         else { throw .missingSymbols(soname, []) }
         return LibPQ(connectParams: connectParams, status: status, errorMessage: errorMessage, finish: finish, exec: exec,
-                     execParams: execParams, prepare: prepare, execPrepared: execPrepared, resultStatus: resultStatus,
+                     execParams: execParams, prepare: prepare, execPrepared: execPrepared,
+                     sendPrepared: sendPrepared, getResult: getResult, resultStatus: resultStatus,
                      resultErrorField: resultErrorField, resultErrorMessage: resultErrorMessage, clear: clear,
                      rowCount: rowCount, columnCount: columnCount, value: value, length: length, isNull: isNull,
                      columnType: columnType, columnName: columnName, commandTuples: commandTuples, socket: socket,

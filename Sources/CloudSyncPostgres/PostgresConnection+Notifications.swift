@@ -43,6 +43,7 @@ extension PostgresConnection {
     /// `poll(2)` on the connection's socket (no CPU while idle), then `PQconsumeInput` and
     /// `PQnotifies`. Returns nil when the time is up; `.connectionLost` when the server goes.
     public func waitForNotification(timeout: Duration) throws(PostgresError) -> PostgresNotification? {
+        try awaitSent()
         let deadline = PostgresConnection.monotonicNanoseconds() + PostgresConnection.nanoseconds(timeout)
         guard library.consumeInput(handle) != 0 else { throw lostOrFailed(nil) }
         while true {

@@ -5,9 +5,9 @@ extension PostgresConnection {
     /// Calls `body` with libpq's parameter arrays (values, lengths, formats) for `parameters`:
     /// every value in one buffer, text NUL-terminated, bytes as binary (format 1), NULL as a
     /// null pointer. The pointers are valid only during `body`.
-    func withParameters(_ parameters: [PostgresValue],
-                        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?)
-                            -> OpaquePointer?) throws(PostgresError) -> OpaquePointer? {
+    func withParameters<R>(_ parameters: [PostgresValue],
+                           _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?)
+                               -> R) throws(PostgresError) -> R {
         var buffer: [UInt8] = []
         var offsets: [Int?] = []
         var lengths: [Int32] = []

@@ -27,6 +27,9 @@ extension PostgresConnection {
                 return value
             } catch {
                 inTransaction = false
+                // A statement sent ahead is answered first (its failure, if any, is already the
+                // transaction's), so that ROLLBACK can be sent.
+                _ = try? awaitSent()
                 // A COMMIT that failed has already ended the transaction; ROLLBACK is then a no-op
                 // warning. One that cannot be sent (connection lost) reports the first error.
                 _ = try? execute("ROLLBACK")

@@ -8,7 +8,8 @@ import Glibc
 ///
 /// Statements: `execute` (one or more SQL commands, no parameters), `query` (one statement with
 /// `$1…` parameters, `PQexecParams`) and `queryPrepared` (the same, prepared once per connection
-/// and reused by name: `PQprepare` then `PQexecPrepared`). Transactions: `transaction { }`.
+/// and reused by name: `PQprepare` then `PQexecPrepared`), and `sendPrepared` (the same, its
+/// answer read by the next statement). Transactions: `transaction { }`.
 /// Notifications: `listen`, `notify`, `waitForNotification(timeout:)`.
 public final class PostgresConnection {
     /// Where it is connected (the password stays out of `description`).
@@ -19,11 +20,13 @@ public final class PostgresConnection {
     var preparedNames: [String: String] = [:]
     /// True inside `transaction { }`.
     var inTransaction = false
+    /// The rows the statement sent ahead (`sendPrepared`) must change, while its answer is unread.
+    var sentAheadRows: Int?
     /// How many times `waitForNotification` woke from poll (for tests: it must not spin).
     var notificationWakeups = 0
     /// How many statements this connection sent (each a round trip to the server; preparing
     /// one counts too): what batching saves, for tests.
-    public private(set) var roundTrips = 0
+    public internal(set) var roundTrips = 0
 
     /// Parses `url` and connects; see `init(_:)`.
     public convenience init(url: String) throws(PostgresError) {
@@ -79,6 +82,7 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String) throws(PostgresError) -> PostgresRows {
         guard !sql.utf8.contains(0) else { throw .invalidArgument("the SQL contains a NUL byte") }
+        try awaitSent()
         roundTrips += 1
         return try rows(of: library.exec(handle, sql))
     }
@@ -87,6 +91,7 @@ public final class PostgresConnection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
         guard !sql.utf8.contains(0) else { throw .invalidArgument("the SQL contains a NUL byte") }
+        try awaitSent()
         let types = parameters.map(PostgresType.of)
         roundTrips += 1
         let result = try withParameters(parameters) { values, lengths, formats in
@@ -102,6 +107,7 @@ public final class PostgresConnection {
     /// the server), then executed by name, without parsing or planning again.
     @discardableResult
     public func queryPrepared(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
+        try awaitSent()
         let name = try preparedName(sql, parameters)
         roundTrips += 1
         let result = try withParameters(parameters) { values, lengths, formats in
@@ -123,7 +129,7 @@ public final class PostgresConnection {
     }
 
     /// The statement name for `sql`, preparing it first if this connection has not.
-    private func preparedName(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> String {
+    func preparedName(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> String {
         if let name = preparedNames[sql] { return name }
         guard !sql.utf8.contains(0) else { throw .invalidArgument("the SQL contains a NUL byte") }
         let name = "cloudsync_\(preparedNames.count + 1)"

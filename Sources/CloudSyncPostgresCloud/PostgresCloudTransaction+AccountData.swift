@@ -71,6 +71,7 @@ extension PostgresCloudTransaction {
     }
 
     func putSubscription(_ row: SubscriptionRow, dbID: Int64) throws {
+        zoneFacts.unsubscribed.removeAll()
         try run("""
             INSERT INTO subscriptions(db_id, owner, subscription_id, kind, zone_name, record_type, definition,
                 created_ms, modified_ms)
@@ -90,7 +91,8 @@ extension PostgresCloudTransaction {
     }
 
     func subscriptionsConcerning(zoneName: String, dbID: Int64) throws -> [SubscriptionRow] {
-        try run("""
+        if zoneFacts.unsubscribed.contains(ZoneFacts.Key(dbID: dbID, zoneName: zoneName)) { return [] }
+        return try run("""
             SELECT \(Self.subscriptionColumns) FROM subscriptions
             WHERE db_id=$1 AND (kind='database' OR zone_name=$2 OR (kind='query' AND zone_name IS NULL))
             ORDER BY owner, subscription_id
@@ -98,6 +100,7 @@ extension PostgresCloudTransaction {
     }
 
     func deleteSubscription(_ id: String, owner: String, dbID: Int64) throws {
+        zoneFacts.unsubscribed.removeAll()
         try run("DELETE FROM subscriptions WHERE db_id=$1 AND owner=$2 AND subscription_id=$3",
                 [.int64(dbID), .text(owner), .text(id)])
     }

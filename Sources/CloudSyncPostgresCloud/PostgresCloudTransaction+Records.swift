@@ -66,6 +66,7 @@ extension PostgresCloudTransaction {
             }
             let absent = if case .some(.none) = known { true } else { false }
             batch.pending.append(PostgresRecordBatch.PendingRecord(dbID: dbID, zoneID: zone.id, row: row, absent: absent))
+            if batch.pending.count >= PostgresRecordBatch.sendAheadRows { try batch.sendAhead(connection) }
             return true
         }
         let conflict = ifAbsent ? "DO NOTHING" : """

@@ -17,7 +17,8 @@ extension PostgresCloudTransaction {
     }
 
     func share(zoneName: String, dbID: Int64) throws -> ShareRow? {
-        try run("SELECT \(Self.shareColumns) FROM shares WHERE db_id=$1 AND zone_name=$2",
+        if zoneFacts.unshared.contains(ZoneFacts.Key(dbID: dbID, zoneName: zoneName)) { return nil }
+        return try run("SELECT \(Self.shareColumns) FROM shares WHERE db_id=$1 AND zone_name=$2",
                 [.int64(dbID), .text(zoneName)]).rows.first.map(Self.shareRow)
     }
 
@@ -26,6 +27,7 @@ extension PostgresCloudTransaction {
     }
 
     func putShare(_ row: ShareRow, dbID: Int64) throws {
+        zoneFacts.unshared.removeAll()
         try run("""
             INSERT INTO shares(db_id, zone_name, title, public_permission, token, created_ms, modified_ms)
             VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -36,6 +38,7 @@ extension PostgresCloudTransaction {
     }
 
     func deleteShare(zoneName: String, dbID: Int64) throws {
+        zoneFacts.unshared.removeAll()
         try run("DELETE FROM share_participants WHERE db_id=$1 AND zone_name=$2", [.int64(dbID), .text(zoneName)])
         try run("DELETE FROM shares WHERE db_id=$1 AND zone_name=$2", [.int64(dbID), .text(zoneName)])
     }

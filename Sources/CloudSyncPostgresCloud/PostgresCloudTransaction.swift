@@ -14,6 +14,22 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     let savepoints = SavepointCounter()
     /// Rows read ahead and writes held back (write transactions only).
     let batch = PostgresRecordBatch()
+    /// What locking a zone for writing learned about its shares and subscriptions.
+    let zoneFacts = ZoneFacts()
+
+    /// Zones (database, name) that the writing zone look-up found without a share, or without
+    /// a subscription concerning their changes: the share and subscription look-ups that follow
+    /// a modify call then answer without a statement. Exact until commit, because a share or
+    /// a subscription is written only under its database's row lock, which this transaction
+    /// holds; forgotten when this transaction writes one itself.
+    final class ZoneFacts {
+        struct Key: Hashable {
+            var dbID: Int64
+            var zoneName: String
+        }
+        var unshared: Set<Key> = []
+        var unsubscribed: Set<Key> = []
+    }
 
     final class SavepointCounter {
         var next = 0
@@ -47,6 +63,8 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
         } catch {
             // What the savepoint undoes: the queue and the rows read ahead inside it.
             batch.discard()
+            // A write sent ahead inside the savepoint is undone with it, whether it landed or not.
+            try? connection.awaitSent()
             try connection.execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
             throw error
         }
@@ -105,9 +123,22 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     }
 
     func findZone(_ name: String, dbID: Int64) throws -> ZoneRow? {
-        let sql = "SELECT zone_id, atomic, seq, floor_seq, record_count FROM zones WHERE db_id=$1 AND name=$2 AND deleted=0"
-        return try run(writing ? sql + " FOR UPDATE" : sql, [.int64(dbID), .text(name)]).first
-            .map { try Self.zoneRow($0, name: name) }
+        guard writing else {
+            return try run("SELECT zone_id, atomic, seq, floor_seq, record_count FROM zones WHERE db_id=$1 AND name=$2 AND deleted=0",
+                           [.int64(dbID), .text(name)]).first.map { try Self.zoneRow($0, name: name) }
+        }
+        // The lock, and whether the zone is shared or concerns a subscription (`ZoneFacts`).
+        guard let row = try run("""
+            SELECT z.zone_id, z.atomic, z.seq, z.floor_seq, z.record_count,
+                EXISTS(SELECT 1 FROM shares s WHERE s.db_id=$1 AND s.zone_name=$2),
+                EXISTS(SELECT 1 FROM subscriptions s WHERE s.db_id=$1
+                       AND (s.kind='database' OR s.zone_name=$2 OR (s.kind='query' AND s.zone_name IS NULL)))
+            FROM zones z WHERE z.db_id=$1 AND z.name=$2 AND z.deleted=0 FOR UPDATE OF z
+            """, [.int64(dbID), .text(name)]).first else { return nil }
+        let key = ZoneFacts.Key(dbID: dbID, zoneName: name)
+        if row[5].bool == false { zoneFacts.unshared.insert(key) } else { zoneFacts.unshared.remove(key) }
+        if row[6].bool == false { zoneFacts.unsubscribed.insert(key) } else { zoneFacts.unsubscribed.remove(key) }
+        return try Self.zoneRow(row, name: name)
     }
 
     func deletedZoneReason(_ name: String, dbID: Int64) throws -> ZoneDeletionReason? {

@@ -10,7 +10,8 @@ import CloudSyncPostgres
 /// write, is queued instead of sent. The queue goes out as one `INSERT … SELECT FROM unnest(…)`
 /// (and one for the DELETE_SELF edges) before the transaction's next other statement, before a
 /// savepoint ends and before commit, so every statement sees the writes made before it, in
-/// order. That it is safe: the writer holds its database's row lock (`findDatabase … FOR
+/// order. A long queue is sent ahead every `sendAheadRows` records, its answer read by the
+/// next statement, so the server inserts while the service prepares the rest of the call. That it is safe: the writer holds its database's row lock (`findDatabase … FOR
 /// UPDATE`) from its first statement, so no other transaction changes these rows meanwhile, and
 /// the counters are still taken under that lock after the rows are written: commits stay in
 /// counter order.
@@ -78,6 +79,25 @@ final class PostgresRecordBatch {
                     """, [.int64(group[0].dbID), .int64(group[0].zoneID), PostgresValue.textArray(group.map(\.target)),
                           PostgresValue.textArray(group.map(\.source))])
             }
+        }
+    }
+
+    /// The queued record writes that are sent ahead (`sendAhead`) while a modify call goes on.
+    static let sendAheadRows = 128
+
+    /// Sends the queued record writes without waiting for the server (see
+    /// `PostgresConnection.sendPrepared`): it inserts them while the service checks and encodes
+    /// the next records of the call, instead of taking every row of the call after the last one
+    /// was ready. The answer is read before the transaction's next statement, so every statement
+    /// still sees these writes, and a row that did not land fails the transaction there.
+    func sendAhead(_ connection: PostgresConnection) throws {
+        guard !pending.isEmpty else { return }
+        let records = pending
+        pending.removeAll()
+        pendingNames.removeAll()
+        for group in Dictionary(grouping: records, by: { [$0.dbID, $0.zoneID] }).values {
+            try connection.sendPrepared(Self.insertSQL(group), try Self.insertParameters(group), expectingRows: group.count)
+            writtenRows += group.count
         }
     }
 

@@ -70,4 +70,48 @@ struct BatchedModifyConformanceTests {
         #expect(try f.save(batch, r).count == 50)
         #expect(try f.allChanges("A", since: token, r).changed.map(\.recordID.recordName) == batch.map(\.recordID.recordName))
     }
+
+    /// Calls longer than what the PostgreSQL storage sends ahead of the call's end (128 rows),
+    /// within the 200 operations of one Web Services request:
+    /// rows already sent when an atomic zone refuses the call are undone with it; in a
+    /// non-atomic zone every other row lands beside the refusal; subscriptions and shares still
+    /// see such calls.
+    @Test(arguments: CloudBackend.allCases)
+    func callsLongerThanWhatIsSentAhead(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "A", atomic: true), ZoneSpec(name: "N", atomic: false)], in: r)
+        let takenA = try f.save([f.record("taken", zone: "A", r)], r)[0]
+        let takenN = try f.save([f.record("taken", zone: "N", r)], r)[0]
+        let tokenA = try f.allChanges("A", since: nil, r).token
+        func many(_ zone: String, from start: Int = 0) -> [Record] {
+            (start..<(start + 190)).map { f.record("n\($0)", zone: zone, r, fields: ["i": .int64(Int64($0))]) }
+        }
+        let refused = try f.cloud.modifyRecords(ModifyRequest(saves: many("A") + [f.record("taken", zone: "A", r)]), in: r)
+        #expect(refused.saved.isEmpty)
+        #expect(refused.errors.count == 191)
+        #expect(refused.errors[takenA.recordID]?.code == .serverRecordChanged)
+        #expect(try f.allChanges("A", since: tokenA, r).changed.isEmpty)
+        #expect(cloudError { _ = try f.cloud.fetchRecords([RecordID(recordName: "n5", zoneID: r.zoneID("A"))], in: r)
+            .values.first?.get() }?.code == .unknownItem, "a row sent ahead was undone")
+
+        let partial = try f.cloud.modifyRecords(ModifyRequest(saves: many("N") + [f.record("taken", zone: "N", r)]), in: r)
+        #expect(partial.saved.map(\.recordID.recordName) == many("N").map(\.recordID.recordName))
+        #expect(partial.errors.count == 1)
+        #expect(partial.errors[takenN.recordID]?.code == .serverRecordChanged)
+        let all = try f.allChanges("N", since: nil, r).changed
+        #expect(all.count == 191)
+        #expect(Set(all.map(\.recordID.recordName)).count == 191)
+
+        // A subscription made between two long calls is notified of the second one.
+        let phone = try f.request("alice", device: "phone")
+        try f.cloud.registerDevice(DeviceAddress(phone))
+        _ = try f.cloud.saveSubscriptions([Subscription(subscriptionID: "n", kind: .recordZone(zoneName: "N"))], in: phone)
+        #expect(try f.cloud.takeNotifications(for: DeviceAddress(phone), limit: 1000).isEmpty)
+        let again = try f.cloud.modifyRecords(ModifyRequest(saves: many("N", from: 190)), in: r)
+        #expect(again.saved.count == 190)
+        #expect(try f.allChanges("N", since: nil, r).changed.count == 381)
+        let notified = try f.cloud.takeNotifications(for: DeviceAddress(phone), limit: 1000)
+        #expect(!notified.isEmpty && notified.allSatisfy { $0.subscriptionID == "n" })
+    }
 }
