@@ -23,6 +23,43 @@ import Testing
         }
     }
 
+    /// The byte-level shortcuts against the plain string forms they replaced (kept here as the
+    /// reference), on generated texts: the entry first, in the middle, last, alone, twice, next
+    /// to look-alikes, with another time, and malformed texts.
+    @Test func theShortcutsAgreeWithThePlainStringForms() {
+        func referenceAdding(_ edited: Int64, _ json: String) -> String {
+            guard json != "{}", json.hasPrefix("{") else { return "{" + EditTime.entry(edited) + "}" }
+            return "{" + EditTime.entry(edited) + "," + json.dropFirst()
+        }
+        func referenceRemoving(_ edited: Int64, _ json: String) -> String? {
+            let entry = EditTime.entry(edited)
+            if json == "{" + entry + "}" { return "{}" }
+            for (pattern, replacement) in [("{" + entry + ",", "{"), ("," + entry + ",", ","), ("," + entry + "}", "}")] {
+                if let range = json.utf8.firstRange(of: pattern.utf8) {
+                    return String(decoding: json.utf8[..<range.lowerBound] + Array(replacement.utf8) + json.utf8[range.upperBound...],
+                                  as: UTF8.self)
+                }
+            }
+            return nil
+        }
+        let entry = EditTime.entry(77), other = EditTime.entry(78)
+        let pieces = [entry, other, #""a":1"#, #""ü":"é""#, #""CD_editedAt":1"#, "{" + entry + "}", entry + "x"]
+        var texts = ["", "{", "}", "{}", "{x", "{ }", "{" + entry + "}", "{" + entry, entry, "{" + entry + "," + entry + "}"]
+        var state: UInt64 = 5
+        for _ in 0..<400 {
+            var parts: [String] = []
+            for _ in 0..<(Int(state % 4) + 1) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                parts.append(pieces[Int((state >> 33) % UInt64(pieces.count))])
+            }
+            texts.append("{" + parts.joined(separator: ",") + "}")
+        }
+        for text in texts {
+            #expect(EditTime.adding(77, toJSON: text) == referenceAdding(77, text), "\(text)")
+            #expect(EditTime.removing(77, fromJSON: text) == referenceRemoving(77, text), "\(text)")
+        }
+    }
+
     @Test func splitTakesTheFieldElseTheCloudsModificationTime() {
         let stamp = ChangeStamp(timestamp: 500, userRecordName: "_u", deviceID: "d")
         var record = Record(recordID: RecordID(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerRecordName: "_u")),
