@@ -36,14 +36,34 @@ extension SQLiteCloudTransaction {
     /// One statement: `INSERT OR IGNORE` for a blind insert (a row of that name, live or
     /// tombstone, leaves it undone), `INSERT OR REPLACE` otherwise.
     func writeRecord(_ row: RecordWrite, zone: ZoneRow, dbID: Int64, ifAbsent: Bool) throws -> Bool {
-        try connection.run("""
-            INSERT \(ifAbsent ? "OR IGNORE" : "OR REPLACE") INTO records(db_id, zone_id, name, type, seq, change_tag, deleted,
-                fields, has_refs, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
-            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, dbID, zone.id, row.name, row.type, row.seq, row.changeTag, row.fieldsText, row.hasRefs,
-            row.created.timestamp, row.created.userRecordName, row.created.deviceID,
-            row.modified.timestamp, row.modified.userRecordName, row.modified.deviceID)
+        try connection.prepare(ifAbsent ? Self.insertRecordSQL : Self.replaceRecordSQL).run { values in
+            values.bind(dbID)
+            values.bind(zone.id)
+            values.bind(row.name)
+            values.bind(row.type)
+            values.bind(row.seq)
+            values.bind(row.changeTag)
+            values.bind(row.fieldsText)
+            values.bind(row.hasRefs)
+            values.bind(row.created.timestamp)
+            values.bind(row.created.userRecordName)
+            values.bind(row.created.deviceID)
+            values.bind(row.modified.timestamp)
+            values.bind(row.modified.userRecordName)
+            values.bind(row.modified.deviceID)
+        }
         return !ifAbsent || connection.changes > 0
+    }
+
+    /// A record row written unless one of that name exists, or replacing it (`writeRecord`).
+    static let insertRecordSQL = recordWriteSQL("OR IGNORE"), replaceRecordSQL = recordWriteSQL("OR REPLACE")
+
+    static func recordWriteSQL(_ conflict: String) -> String {
+        """
+        INSERT \(conflict) INTO records(db_id, zone_id, name, type, seq, change_tag, deleted,
+            fields, has_refs, created_ms, created_user, created_device, modified_ms, modified_user, modified_device)
+        VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
     }
 
     func tombstoneRecord(_ name: String, zone: ZoneRow, dbID: Int64, seq: Int64, stamp: ChangeStamp) throws {

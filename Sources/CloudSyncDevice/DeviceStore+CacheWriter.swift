@@ -28,20 +28,28 @@ extension DeviceStore {
         var start = 0
         while start < records.count {
             let count = min(Self.cacheRowsPerStatement, records.count - start)
-            var values: [any SQLiteBindable] = []
-            values.reserveCapacity(count * 14)
-            for index in start..<start + count {
-                let record = records[index]
-                let system = record.system
-                let zoneID = zone ?? record.recordID.zoneID
-                values += [scope.container, scope.column, zoneID.zoneName, zoneID.ownerRecordName, record.recordID.recordName, record.recordType,
-                           system?.changeTag ?? "", fieldsJSON[index] ?? RecordJSON.fieldsText(record.fields),
-                           system?.created.timestamp ?? 0, system?.created.userRecordName ?? "",
-                           system?.created.deviceID ?? "", system?.modified.timestamp ?? 0,
-                           system?.modified.userRecordName ?? "", system?.modified.deviceID ?? ""] as [any SQLiteBindable]
-            }
             let sql = count == Self.cacheRowsPerStatement ? Self.fullCacheUpsertSQL : Self.cacheUpsertSQL(rows: count)
-            try connection.prepare(sql).run(values)
+            try connection.prepare(sql).run { values in
+                for index in start..<start + count {
+                    let record = records[index]
+                    let system = record.system
+                    let zoneID = zone ?? record.recordID.zoneID
+                    values.bind(scope.container)
+                    values.bind(scope.column)
+                    values.bind(zoneID.zoneName)
+                    values.bind(zoneID.ownerRecordName)
+                    values.bind(record.recordID.recordName)
+                    values.bind(record.recordType)
+                    values.bind(system?.changeTag ?? "")
+                    values.bind(fieldsJSON[index] ?? RecordJSON.fieldsText(record.fields))
+                    values.bind(system?.created.timestamp ?? 0)
+                    values.bind(system?.created.userRecordName ?? "")
+                    values.bind(system?.created.deviceID ?? "")
+                    values.bind(system?.modified.timestamp ?? 0)
+                    values.bind(system?.modified.userRecordName ?? "")
+                    values.bind(system?.modified.deviceID ?? "")
+                }
+            }
             start += count
         }
     }

@@ -83,21 +83,29 @@ extension DeviceStore {
 
     /// Writes a local record; `fieldsJSON`: its fields already encoded, if the caller has them.
     func writeLocal(_ record: LocalRecord, container: String, fieldsJSON: String? = nil) throws {
-        try connection.run("""
+        try connection.prepare("""
             INSERT OR REPLACE INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, container, record.zoneName, record.recordName, record.recordType,
-            fieldsJSON ?? RecordJSON.fieldsText(record.fields), record.modified)
+            """).run { Self.bindLocal(record, container: container, fieldsJSON: fieldsJSON, to: &$0) }
+    }
+
+    /// The six values of a local_records row, in column order.
+    static func bindLocal(_ record: LocalRecord, container: String, fieldsJSON: String?, to values: inout ParameterBinder) {
+        values.bind(container)
+        values.bind(record.zoneName)
+        values.bind(record.recordName)
+        values.bind(record.recordType)
+        values.bind(fieldsJSON ?? RecordJSON.fieldsText(record.fields))
+        values.bind(record.modified)
     }
 
     /// Inserts a local record unless the store has one of that name (inside a caller's
     /// transaction): true when inserted. One statement where a lookup and a write were two.
     func insertLocalIfAbsent(_ record: LocalRecord, container: String, fieldsJSON: String? = nil) throws -> Bool {
-        try connection.run("""
+        try connection.prepare("""
             INSERT INTO local_records(container, zone_name, record_name, record_type, fields, modified_ms)
             VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(container, zone_name, record_name) DO NOTHING
-            """, container, record.zoneName, record.recordName, record.recordType,
-            fieldsJSON ?? RecordJSON.fieldsText(record.fields), record.modified)
+            """).run { Self.bindLocal(record, container: container, fieldsJSON: fieldsJSON, to: &$0) }
         return connection.changes > 0
     }
 
@@ -121,14 +129,17 @@ extension DeviceStore {
         var start = 0
         while start < changes.count {
             let count = min(Self.historyRowsPerStatement, changes.count - start)
-            var values: [any SQLiteBindable] = []
-            values.reserveCapacity(count * 6)
-            for change in changes[start..<start + count] {
-                values += [id, change.zoneName, change.recordName, change.recordType, change.kind.rawValue,
-                           JSONValue.array(change.changedKeys.map { .string($0) }).serialized()] as [any SQLiteBindable]
-            }
             let sql = count == Self.historyRowsPerStatement ? Self.fullHistoryInsertSQL : Self.historyInsertSQL(rows: count)
-            try connection.prepare(sql).run(values)
+            try connection.prepare(sql).run { values in
+                for change in changes[start..<start + count] {
+                    values.bind(id)
+                    values.bind(change.zoneName)
+                    values.bind(change.recordName)
+                    values.bind(change.recordType)
+                    values.bind(change.kind.rawValue)
+                    values.bind(JSONValue.array(change.changedKeys.map { .string($0) }).serialized())
+                }
+            }
             start += count
         }
         if markPending {

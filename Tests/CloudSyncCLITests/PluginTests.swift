@@ -144,10 +144,20 @@ struct ProcessRunnerBusyTests {
         let home = TempDir()
         defer { home.remove() }
         let script = home.write("bin/cloudsync-fresh", "#!/bin/sh\nexit 7\n", mode: 0o755)
-        let writer = open(script, O_WRONLY | O_CLOEXEC)
-        #expect(writer >= 0)
-        DispatchQueue.global().async { usleep(150_000); close(writer) }
+        let held = home.path + "/held"
+        // Another process holds the program open for writing for 0.3 s (a thread of this one
+        // was not enough: on a loaded machine the global queue ran its `close` only after the
+        // runner had given up), and says so before the runner starts.
+        let writer = try ProcessRunner.start("/bin/sh", arguments: ["-c", "exec 3>>\"$1\"; : > \"$2\"; sleep 0.3", "sh", script, held],
+                                             environment: [:])
+        var waited = 0
+        while access(held, F_OK) != 0 && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(access(held, F_OK) == 0, "the writer opened the program")
         let status = try ProcessRunner.run(script, arguments: [], environment: [:])
         #expect(status == 7)
+        #expect(try ProcessRunner.wait(writer) == 0)
     }
 }
