@@ -78,6 +78,14 @@ public enum NameRules {
 
     /// Checks a record type or field name: starts with a letter, then letters, digits and `_`.
     public static func validateIdentifier(_ name: String, kind: String) throws(CloudError) {
+        // Every name a record carries passes here (each field of each record pushed, pulled or
+        // fetched): checked on its UTF-8 bytes when they are contiguous, the same rule (only
+        // ASCII can pass, so a byte of 0x80 or more fails as its scalar would).
+        let valid = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, bytes.count <= maxIdentifierLength, isASCIILetter(first) else { return false }
+            return bytes.allSatisfy(isWordByte)
+        }
+        if valid == true { return }
         guard let first = name.unicodeScalars.first, name.utf8.count <= maxIdentifierLength else {
             throw CloudError(.invalidArguments, "\(kind) must be 1 to \(maxIdentifierLength) bytes")
         }
@@ -106,6 +114,14 @@ public enum NameRules {
 
     static func isASCIILetter(_ s: Unicode.Scalar) -> Bool {
         (s >= "a" && s <= "z") || (s >= "A" && s <= "Z")
+    }
+
+    static func isASCIILetter(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+    }
+
+    static func isWordByte(_ b: UInt8) -> Bool {
+        isASCIILetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
     }
 
     static func isWordScalar(_ s: Unicode.Scalar) -> Bool {

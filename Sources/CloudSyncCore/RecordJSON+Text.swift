@@ -71,7 +71,8 @@ extension JSONByteParser {
     /// The `fields` object at the parser's position (from its `{` to its `}`), as
     /// `parseStoredFields` decodes it.
     mutating func parseStoredFieldsObject() throws -> [String: FieldValue] {
-        var fields: [String: FieldValue] = [:]
+        // Room for a typical record's fields at once, instead of growing through 1, 2, 4, 8.
+        var fields: [String: FieldValue] = Dictionary(minimumCapacity: 8)
         try parseMembers { parser, name in
             guard fields[name] == nil else { throw NotStoredShape() }
             fields[name] = try parser.parseStoredField(named: name)

@@ -63,6 +63,27 @@ struct NameRulesTests {
         #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "no error")")
     }
 
+    /// The byte check agrees with the rule stated on scalars (an ASCII letter, then ASCII
+    /// letters, digits and '_', 1 to 255 bytes) on generated names, accents and emoji included.
+    @Test func generatedNamesFollowTheScalarRule() {
+        let alphabet: [String] = ["a", "Z", "q", "0", "9", "_", "-", " ", "é", "ß", "🙂", "\u{0}", "A"]
+        var state: UInt64 = 11
+        for _ in 0..<3000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let length = Int(state >> 60)
+            var name = ""
+            for step in 0..<length {
+                let pick = (state >> UInt64(4 * (step % 14))) % UInt64(alphabet.count)
+                name += alphabet[Int(pick)]
+            }
+            let scalars = Array(name.unicodeScalars)
+            let expected = !scalars.isEmpty && name.utf8.count <= 255
+                && scalars[0].isASCII && scalars[0].properties.isAlphabetic
+                && scalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            #expect((Fixtures.error { try NameRules.validateIdentifier(name, kind: "field name") } == nil) == expected, "\(name)")
+        }
+    }
+
     @Test func kindIsUsedInTheMessage() {
         #expect(Fixtures.reason { try NameRules.validateIdentifier("9", kind: "record type") }?.hasPrefix("record type '9'") == true)
     }
