@@ -71,8 +71,9 @@ extension JSONByteParser {
     /// The `fields` object at the parser's position (from its `{` to its `}`), as
     /// `parseStoredFields` decodes it.
     mutating func parseStoredFieldsObject() throws -> [String: FieldValue] {
-        // Room for a typical record's fields at once, instead of growing through 1, 2, 4, 8.
-        var fields: [String: FieldValue] = Dictionary(minimumCapacity: 8)
+        // Eight buckets at once (room for six fields), instead of growing through two and four:
+        // most records have a few fields.
+        var fields: [String: FieldValue] = Dictionary(minimumCapacity: 6)
         try parseMembers { parser, name in
             guard fields[name] == nil else { throw NotStoredShape() }
             fields[name] = try parser.parseStoredField(named: name)
