@@ -45,6 +45,10 @@ public enum GoogleMigration {
         return try decodePayload(payload)
     }
 
+    /// The most QR codes one export may span (Google Authenticator puts about ten accounts in
+    /// each: ten thousand accounts).
+    public static let maxBatchSize = 1000
+
     static func decodePayload(_ payload: [UInt8]) throws(OTPError) -> Batch {
         var reader = ProtobufReader(payload[...])
         var batch = Batch(entries: [], batchSize: 1, batchIndex: 0, batchID: 0)
@@ -63,6 +67,11 @@ public enum GoogleMigration {
         }
         // Some exporters write batch_size 0 (or leave it out) for a single batch.
         if batch.batchSize == 0 && batch.batchIndex == 0 { batch.batchSize = 1 }
+        // An export lists the batches it misses: a hostile size (up to 2^31) must not become a
+        // list of two billion numbers.
+        guard batch.batchSize <= maxBatchSize else {
+            throw .invalidURI("the migration payload says it is one of \(batch.batchSize) QR codes; at most \(maxBatchSize) are read")
+        }
         guard batch.batchSize >= 1, (0..<batch.batchSize).contains(batch.batchIndex) else {
             throw .invalidURI("the migration payload says batch \(batch.batchIndex + 1) of \(batch.batchSize)")
         }

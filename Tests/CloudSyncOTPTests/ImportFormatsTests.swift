@@ -28,6 +28,23 @@ struct ImportFormatsTests {
         #expect(contents.tokens.map(\.name) == ["Google:alice"])
     }
 
+    /// A batch size of up to 2^31 (the fuzzer's find: `URIListImport` listed every missing batch
+    /// and asked for 16 GB) is refused on its line; 1,000 QR codes are still read.
+    @Test func aHostileBatchSizeIsRefusedOnItsLine() throws {
+        let entry = MigrationTests.Entry(secret: MigrationTests.rfc, name: "alice", issuer: "Google")
+        let text = "otpauth://totp/GitHub:alice?secret=\(Self.secret)&issuer=GitHub\n"
+            + MigrationTests.uri([entry], size: Int64(Int32.max), index: 3) + "\n"
+        let contents = URIListImport.read(text)
+        #expect(contents.tokens.map(\.name) == ["GitHub:alice"])
+        #expect(contents.problems.count == 1)
+        #expect(contents.problems.first?.entry == "line 2")
+        #expect(contents.problems.first?.reason.contains("one of 2147483647 QR codes; at most 1000") == true,
+                "\(contents.problems)")
+        let largest = URIListImport.read(MigrationTests.uri([entry], size: 1000, index: 999))
+        #expect(largest.tokens.map(\.name) == ["Google:alice"])
+        #expect(largest.problems.first?.reason.contains("batch 1, 2, 3") == true, "the other 999 are missing")
+    }
+
     @Test func twoFASServiceNameIsTheIssuer() throws {
         let json = """
             {"schemaVersion": 4, "services": [
