@@ -138,8 +138,9 @@ public final class HTTPCloud: CloudService, Sendable {
 
     // MARK: Records
 
-    /// Batches over 200 operations go as several requests (the protocol's limit); each
-    /// request is all-or-nothing per atomic zone on its own.
+    /// A call of up to 200 operations (the protocol's limit) is one request, saves and deletes
+    /// together, so an atomic zone's call is all or nothing as on the service; a longer one goes
+    /// as several requests of 200, saves first, each all-or-nothing per atomic zone on its own.
     public func modifyRecords(_ request: ModifyRequest, in database: DatabaseRequest) throws(CloudError) -> ModifyResult {
         // The service's own bound, checked before the batch is split (split, it would pass).
         let total = request.saves.count + request.deletes.count
@@ -148,10 +149,15 @@ public final class HTTPCloud: CloudService, Sendable {
                              "a modify call holds at most \(CloudLimits.maxRecordsPerModify) records, got \(total); split the batch")
         }
         var result = ModifyResult()
-        let saves = request.saves.chunked(RecordsCodec.maxOperations)
-        let deletes = request.deletes.chunked(RecordsCodec.maxOperations)
-        var parts: [ModifyRequest] = saves.map { ModifyRequest(saves: $0, policy: request.policy) }
-        parts += deletes.map { ModifyRequest(deletes: $0, policy: request.policy) }
+        var parts: [ModifyRequest] = []
+        var saves = request.saves[...], deletes = request.deletes[...]
+        while !saves.isEmpty || !deletes.isEmpty {
+            let partSaves = saves.prefix(RecordsCodec.maxOperations)
+            let partDeletes = deletes.prefix(RecordsCodec.maxOperations - partSaves.count)
+            saves = saves.dropFirst(partSaves.count)
+            deletes = deletes.dropFirst(partDeletes.count)
+            parts.append(ModifyRequest(saves: Array(partSaves), deletes: Array(partDeletes), policy: request.policy))
+        }
         if parts.isEmpty { parts = [request] }
         for part in parts {
             let sent = try send(.recordsModify, container: database.container, environment: database.environment,

@@ -114,4 +114,24 @@ struct BatchedModifyConformanceTests {
         let notified = try f.cloud.takeNotifications(for: DeviceAddress(phone), limit: 1000)
         #expect(!notified.isEmpty && notified.allSatisfy { $0.subscriptionID == "n" })
     }
+
+    /// An atomic zone's call that saves and deletes is one unit on every backend: over HTTP it is
+    /// one request (saves and deletes used to go as two, so a refused save still let the
+    /// deletes through).
+    @Test(arguments: CloudBackend.allCases)
+    func anAtomicZoneRefusesItsDeletesWithItsSaves(_ backend: CloudBackend) throws {
+        let f = try backend.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "A", atomic: true)], in: r)
+        let stored = try f.save([f.record("keep", zone: "A", r), f.record("taken", zone: "A", r)], r)
+        let refused = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("new", zone: "A", r), f.record("taken", zone: "A", r)],
+                                                              deletes: [stored[0].recordID]), in: r)
+        #expect(refused.saved.isEmpty && refused.deleted.isEmpty)
+        #expect(refused.errors[stored[1].recordID]?.code == .serverRecordChanged)
+        #expect(try f.cloud.fetchRecords([stored[0].recordID], in: r)[stored[0].recordID]?.get() == stored[0],
+                "the delete was refused with the saves")
+        // The same call without the conflict goes through whole.
+        let done = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("new", zone: "A", r)], deletes: [stored[0].recordID]), in: r)
+        #expect(done.saved.map(\.recordID.recordName) == ["new"] && done.deleted.map(\.recordName) == ["keep"])
+    }
 }
