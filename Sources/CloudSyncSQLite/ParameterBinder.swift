@@ -1,9 +1,10 @@
 import CSQLite
 
-/// Binds a statement's parameters in order straight from typed values, for the statements a
-/// sync runs hundreds of thousands of times: no `any SQLiteBindable` box, array or
-/// `SQLiteValue` per value, as `Statement.bind(_:)` makes. Text and blobs are copied by SQLite
-/// (`SQLITE_TRANSIENT`), as there. The first failing bind is thrown by `Statement.run(binding:)`.
+/// Binds a statement's parameters in order. `Statement.bind(_:)` goes through it value by
+/// value; the statements a sync runs hundreds of thousands of times call it with typed values
+/// (`Statement.run(binding:)`), without an `any SQLiteBindable` box, array or `SQLiteValue` per
+/// value. Text and blobs are copied by SQLite (`SQLITE_TRANSIENT`). The first failing bind is
+/// kept and thrown once all are bound.
 public struct ParameterBinder {
     let handle: OpaquePointer
     /// The next parameter (1-based).
@@ -12,6 +13,13 @@ public struct ParameterBinder {
     var failure: Int32 = SQLITE_OK
 
     init(handle: OpaquePointer) { self.handle = handle }
+
+    /// A non-null pointer for binding "" (a null pointer would bind NULL).
+    nonisolated(unsafe) static let emptyText: UnsafePointer<CChar> = {
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+        pointer.initialize(to: 0)
+        return UnsafePointer(pointer)
+    }()
 
     private mutating func done(_ rc: Int32) {
         if rc != SQLITE_OK && failure == SQLITE_OK { failure = rc }
@@ -30,7 +38,7 @@ public struct ParameterBinder {
         var text = value
         let rc = text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(handle, index, chars.baseAddress ?? Statement.emptyText, Int32(chars.count), csqlite_transient())
+                sqlite3_bind_text(handle, index, chars.baseAddress ?? ParameterBinder.emptyText, Int32(chars.count), csqlite_transient())
             }
         }
         done(rc)
@@ -38,8 +46,31 @@ public struct ParameterBinder {
 
     /// Binds text, or NULL.
     public mutating func bind(_ value: String?) {
-        guard let value else { return done(sqlite3_bind_null(handle, index)) }
+        guard let value else { return bindNull() }
         bind(value)
+    }
+
+    /// Binds NULL.
+    public mutating func bindNull() { done(sqlite3_bind_null(handle, index)) }
+
+    /// Binds a blob (an empty one is a zero-length blob, not NULL).
+    public mutating func bind(_ value: [UInt8]) {
+        let rc = value.withUnsafeBytes { buffer in
+            sqlite3_bind_blob64(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                sqlite3_uint64(buffer.count), csqlite_transient())
+        }
+        done(rc)
+    }
+
+    /// Binds a value of any kind.
+    public mutating func bind(_ value: SQLiteValue) {
+        switch value {
+        case .null: bindNull()
+        case .integer(let v): bind(v)
+        case .real(let v): done(sqlite3_bind_double(handle, index, v))
+        case .text(let v): bind(v)
+        case .blob(let v): bind(v)
+        }
     }
 }
 
@@ -50,13 +81,8 @@ extension Statement {
         sqlite3_reset(handle)
         var binder = ParameterBinder(handle: handle)
         body(&binder)
-        if binder.failure == SQLITE_OK, binder.index - 1 < sqlite3_bind_parameter_count(handle) {
-            // Fewer values than parameters: the rest would keep an earlier run's values.
-            sqlite3_clear_bindings(handle)
-            binder = ParameterBinder(handle: handle)
-            body(&binder)
-        }
-        guard binder.failure == SQLITE_OK else { throw connection.error(binder.failure, sql: sql) }
+        // Parameters left unbound would keep an earlier run's values: `finish` makes them NULL.
+        try finish(binder)
         while try step() {}
         sqlite3_reset(handle)
     }

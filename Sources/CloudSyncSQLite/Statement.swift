@@ -20,44 +20,23 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// A non-null pointer for binding "" (a null pointer would bind NULL).
-    nonisolated(unsafe) static let emptyText: UnsafePointer<CChar> = {
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
-        pointer.initialize(to: 0)
-        return UnsafePointer(pointer)
-    }()
-
-    /// Resets the statement and binds the parameters positionally (1-based in SQL).
+    /// Resets the statement and binds the parameters positionally (1-based in SQL); fewer
+    /// values than parameters leave the rest NULL.
     @discardableResult
     public func bind(_ values: [any SQLiteBindable]) throws(SQLiteError) -> Statement {
         sqlite3_reset(handle)
-        // Every parameter is rebound below; clearing is needed only when fewer values are given.
-        if values.count < Int(sqlite3_bind_parameter_count(handle)) { sqlite3_clear_bindings(handle) }
-        for (i, value) in values.enumerated() {
-            let index = Int32(i + 1)
-            let rc: Int32
-            switch value.sqliteValue {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-            case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(var v):
-                // Bind from the string's own UTF-8 with its length: passing a String to a C
-                // `const char *` copies it into a temporary NUL-terminated array first.
-                rc = v.withUTF8 { utf8 in
-                    utf8.withMemoryRebound(to: CChar.self) { chars in
-                        sqlite3_bind_text(handle, index, chars.baseAddress ?? Statement.emptyText, Int32(chars.count),
-                                          csqlite_transient())
-                    }
-                }
-            case .blob(let v):
-                rc = v.withUnsafeBytes { buffer in
-                    sqlite3_bind_blob64(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                        sqlite3_uint64(buffer.count), csqlite_transient())
-                }
-            }
-            guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
-        }
+        var binder = ParameterBinder(handle: handle)
+        for value in values { binder.bind(value.sqliteValue) }
+        try finish(binder)
         return self
+    }
+
+    /// Throws the first failed bind of `binder`, after binding NULL to the parameters it left.
+    func finish(_ binder: ParameterBinder) throws(SQLiteError) {
+        var binder = binder
+        let count = sqlite3_bind_parameter_count(handle)
+        while binder.index <= count { binder.bindNull() }
+        guard binder.failure == SQLITE_OK else { throw connection.error(binder.failure, sql: sql) }
     }
 
     /// Advances to the next row. Returns false when done.
