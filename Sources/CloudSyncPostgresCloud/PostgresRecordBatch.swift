@@ -60,14 +60,7 @@ final class PostgresRecordBatch {
 
     /// Sends the queued writes, one statement for the records and one for the edges.
     func flush(_ connection: PostgresConnection) throws {
-        if !pending.isEmpty {
-            let records = pending
-            pending.removeAll()
-            pendingNames.removeAll()
-            for group in Dictionary(grouping: records, by: { [$0.dbID, $0.zoneID] }).values {
-                try insertRecords(group, connection)
-            }
-        }
+        for group in takePendingByZone() { try insertRecords(group, connection) }
         if !pendingReferences.isEmpty {
             let references = pendingReferences
             pendingReferences.removeAll()
@@ -91,14 +84,18 @@ final class PostgresRecordBatch {
     /// was ready. The answer is read before the transaction's next statement, so every statement
     /// still sees these writes, and a row that did not land fails the transaction there.
     func sendAhead(_ connection: PostgresConnection) throws {
-        guard !pending.isEmpty else { return }
-        let records = pending
-        pending.removeAll()
-        pendingNames.removeAll()
-        for group in Dictionary(grouping: records, by: { [$0.dbID, $0.zoneID] }).values {
+        for group in takePendingByZone() {
             try connection.sendPrepared(Self.insertSQL(group), try Self.insertParameters(group), expectingRows: group.count)
             writtenRows += group.count
         }
+    }
+
+    /// The queued record writes, one group per zone, taken off the queue.
+    private func takePendingByZone() -> [[PendingRecord]] {
+        let records = pending
+        pending.removeAll()
+        pendingNames.removeAll()
+        return Array(Dictionary(grouping: records, by: { [$0.dbID, $0.zoneID] }).values)
     }
 
     /// One statement for rows of one zone. A queued blind insert was known absent under the
