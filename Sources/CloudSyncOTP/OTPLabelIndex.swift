@@ -200,8 +200,7 @@ public struct OTPLabelIndex: Sendable, Equatable {
             position = lineEnd - start + 1
             fieldCount = split(lineStart, lineEnd, into: &fields)
             if !headerRead {
-                guard fieldCount == 2, fields.0.elementsEqual(header.utf8),
-                      let last = Int64(String(decoding: fields.1, as: UTF8.self)) else { return false }
+                guard let last = headerTransaction(fields, count: fieldCount) else { return false }
                 readHeader(last)
                 headerRead = true
                 if headerOnly { return true }
@@ -244,6 +243,13 @@ public struct OTPLabelIndex: Sendable, Equatable {
         return fieldCount
     }
 
+    /// The transaction of a header line split into `count` fields; nil when it is not this
+    /// format's header.
+    private static func headerTransaction(_ fields: Fields, count: Int) -> Int64? {
+        guard count == 2, fields.0.elementsEqual(header.utf8) else { return nil }
+        return Int64(String(decoding: fields.1, as: UTF8.self))
+    }
+
     /// `scan` for a query that fits only lines holding `needle` (the query case folded, ASCII):
     /// the text is searched for the needle's rarest byte in either case (memchr), and only the
     /// lines where the whole needle lies are split and passed to `entry`, in text order. Lines
@@ -256,8 +262,8 @@ public struct OTPLabelIndex: Sendable, Equatable {
               let headerEnd = memchr(start, 10, raw.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) })
         else { return nil }
         var fields = noFields
-        guard split(start, headerEnd, into: &fields) == 2, fields.0.elementsEqual(header.utf8),
-              Int64(String(decoding: fields.1, as: UTF8.self)) != nil else { return nil }
+        let headerCount = split(start, headerEnd, into: &fields)
+        guard headerTransaction(fields, count: headerCount) != nil else { return nil }
         let text = headerEnd + 1, count = start + raw.count - text
         let (tabs, breaks) = countTabsAndBreaks(text, count)
         guard tabs == 3 * breaks, count == 0 || text[count - 1] == 10 else { return nil }
