@@ -112,9 +112,7 @@ public enum NameRules {
         }
     }
 
-    static func isASCIILetter(_ s: Unicode.Scalar) -> Bool {
-        (s >= "a" && s <= "z") || (s >= "A" && s <= "Z")
-    }
+    static func isASCIILetter(_ s: Unicode.Scalar) -> Bool { s.isASCII && isASCIILetter(UInt8(s.value)) }
 
     static func isASCIILetter(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
@@ -124,9 +122,7 @@ public enum NameRules {
         isASCIILetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
     }
 
-    static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
-        isASCIILetter(s) || (s >= "0" && s <= "9") || s == "_"
-    }
+    static func isWordScalar(_ s: Unicode.Scalar) -> Bool { s.isASCII && isWordByte(UInt8(s.value)) }
 
     /// Quotes a user-supplied string for an error message.
     public static func quoted(_ s: String) -> String {

@@ -45,10 +45,7 @@ public enum EditTime {
     /// `entryParts` as bytes.
     static let entryPartBytes: (head: [UInt8], tail: [UInt8]) = (Array(entryParts.head.utf8), Array(entryParts.tail.utf8))
 
-    /// The entry (`"CD_editedAt":{…}`) for `edited`.
-    static func entry(_ edited: Int64) -> String { entryParts.head + String(edited) + entryParts.tail }
-
-    /// The entry's UTF-8 bytes, in one allocation.
+    /// The entry (`"CD_editedAt":{…}`) for `edited`, as UTF-8 bytes in one allocation.
     static func entryBytes(_ edited: Int64) -> [UInt8] {
         let (head, tail) = entryPartBytes
         var bytes: [UInt8] = []

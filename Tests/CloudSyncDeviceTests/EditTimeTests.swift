@@ -27,12 +27,13 @@ import Testing
     /// reference), on generated texts: the entry first, in the middle, last, alone, twice, next
     /// to look-alikes, with another time, and malformed texts.
     @Test func theShortcutsAgreeWithThePlainStringForms() {
+        func entryText(_ edited: Int64) -> String { String(decoding: EditTime.entryBytes(edited), as: UTF8.self) }
         func referenceAdding(_ edited: Int64, _ json: String) -> String {
-            guard json != "{}", json.hasPrefix("{") else { return "{" + EditTime.entry(edited) + "}" }
-            return "{" + EditTime.entry(edited) + "," + json.dropFirst()
+            guard json != "{}", json.hasPrefix("{") else { return "{" + entryText(edited) + "}" }
+            return "{" + entryText(edited) + "," + json.dropFirst()
         }
         func referenceRemoving(_ edited: Int64, _ json: String) -> String? {
-            let entry = EditTime.entry(edited)
+            let entry = entryText(edited)
             if json == "{" + entry + "}" { return "{}" }
             for (pattern, replacement) in [("{" + entry + ",", "{"), ("," + entry + ",", ","), ("," + entry + "}", "}")] {
                 if let range = json.utf8.firstRange(of: pattern.utf8) {
@@ -42,7 +43,7 @@ import Testing
             }
             return nil
         }
-        let entry = EditTime.entry(77), other = EditTime.entry(78)
+        let entry = entryText(77), other = entryText(78)
         let pieces = [entry, other, #""a":1"#, #""ü":"é""#, #""CD_editedAt":1"#, "{" + entry + "}", entry + "x"]
         var texts = ["", "{", "}", "{}", "{x", "{ }", "{" + entry + "}", "{" + entry, entry, "{" + entry + "," + entry + "}"]
         var state: UInt64 = 5
