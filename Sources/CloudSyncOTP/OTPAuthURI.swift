@@ -117,7 +117,9 @@ public enum OTPAuthURI {
     public static func format(_ token: OTPToken) -> String {
         let account = token.account.isEmpty && token.issuer.isEmpty ? token.name : token.account
         var label = PercentEncoding.encode(account, keeping: "@")
-        if !token.issuer.isEmpty { label = PercentEncoding.encode(token.issuer, keeping: "@") + ":" + label }
+        // With no literal colon, an escaped one separates issuer and account when parsed: an
+        // account holding ':' without an issuer keeps it behind an empty issuer.
+        if !token.issuer.isEmpty || account.contains(":") { label = PercentEncoding.encode(token.issuer, keeping: "@") + ":" + label }
         var query = "secret=" + Base32.encode(token.secret)
         if !token.issuer.isEmpty { query += "&issuer=" + PercentEncoding.encode(token.issuer, keeping: "@") }
         switch token.kind {
