@@ -97,7 +97,7 @@ enum OTPCode {
         } else if clipboard != nil {
             return
         } else if context.settings.quiet {
-            out.write(.text(codes.map { $0 + "\n" }.joined()))
+            out.write(.text(lines(codes)))
         } else {
             var text = "\(codes[0])  (\(secondsLeft) s left)\n"
             for index in stride(from: 1, through: next, by: 1) {
@@ -105,6 +105,19 @@ enum OTPCode {
             }
             out.write(.text(text))
         }
+    }
+
+    /// Each string followed by a newline. Written out because the standard library's
+    /// `joined()` is not specialized for `[String]`: its first call looks up an associated
+    /// type at run time, which scans every protocol conformance record of the executable
+    /// (about 4 % of the instructions of `otp code`).
+    static func lines(_ items: [String]) -> String {
+        var text = ""
+        for item in items {
+            text += item
+            text += "\n"
+        }
+        return text
     }
 
     /// An HOTP code: the stored counter's, after which the counter advances and is saved. The
@@ -131,9 +144,9 @@ enum OTPCode {
         } else if clip != nil {
             text = ""
         } else if context.settings.quiet {
-            text = shown.map { $0.code + "\n" }.joined()
+            text = lines(shown.map(\.code))
         } else {
-            text = shown.map { "\($0.code)  (counter \($0.counter))\n" }.joined()
+            text = lines(shown.map { "\($0.code)  (counter \($0.counter))" })
         }
         var advanced = stored
         advanced.token.counter = counters.lowerBound + 1
@@ -165,7 +178,7 @@ enum OTPCode {
         if context.output.isJSON {
             context.output.json(.object([("codes", .array(items))]))
         } else if context.settings.quiet {
-            context.output.write(.text(rows.map { "\(TerminalEscaping.escapeValue($0[0]))\t\($0[1])\n" }.joined()))
+            context.output.write(.text(lines(rows.map { "\(TerminalEscaping.escapeValue($0[0]))\t\($0[1])" })))
         } else if rows.isEmpty {
             context.output.line("No time-based tokens. Add one with 'cloudsync otp add'.")
         } else {
