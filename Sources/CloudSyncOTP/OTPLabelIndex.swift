@@ -114,8 +114,6 @@ public struct OTPLabelIndex: Sendable, Equatable {
     static func match(_ query: String, inSerialized bytes: UnsafeRawBufferPointer) -> OTPQueryResult<Entry>? {
         guard !query.isEmpty else { return OTPQueryResult.none }
         var q = OTPQuery.Text(query)
-        // One check of the whole text spares a check of every label.
-        q.labelsAreASCII = OTPQuery.Text.isASCII(bytes)
         var hits = OTPQuery.Hits<Entry>()
         var scratch: [UInt8] = []
         let visit: (Line) -> Void = { line in
@@ -141,8 +139,15 @@ public struct OTPLabelIndex: Sendable, Equatable {
             if let rule { hits.add(line.entry(), rule: rule) }
         }
         // Only lines that hold the query can fit when it has no ':' (see `OTPQuery.Text.spansOneLabel`).
-        if q.labelsAreASCII, q.spansOneLabel, let complete = scanCandidates(bytes, holding: q.folded, entry: visit) {
-            return complete ? hits.result : nil
+        // One pass over the entry lines checks their shape and tells whether they are ASCII.
+        if q.spansOneLabel, let body = Body(bytes) {
+            q.labelsAreASCII = body.shape.isASCII
+            if body.shape.isASCII, body.isWellFormed, let complete = scanCandidates(body, holding: q.folded, entry: visit) {
+                return complete ? hits.result : nil
+            }
+        } else {
+            // One check of the whole text spares a check of every label.
+            q.labelsAreASCII = OTPQuery.Text.isASCII(bytes)
         }
         hits = OTPQuery.Hits<Entry>()
         return scan(bytes, header: { _ in }, entry: visit) ? hits.result : nil
@@ -216,14 +221,14 @@ public struct OTPLabelIndex: Sendable, Equatable {
 
     /// The four fields of a line, without an array.
     typealias Fields = (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>)
-    private static var noFields: Fields {
+    static var noFields: Fields {
         (UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0),
          UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0))
     }
 
     /// Splits the line `[lineStart, lineEnd)` at tabs into `fields` and returns how many fields
     /// it has, counting up to five (a fifth already makes a line malformed).
-    private static func split(_ lineStart: UnsafePointer<UInt8>, _ lineEnd: UnsafePointer<UInt8>, into fields: inout Fields) -> Int {
+    static func split(_ lineStart: UnsafePointer<UInt8>, _ lineEnd: UnsafePointer<UInt8>, into fields: inout Fields) -> Int {
         var fieldCount = 0
         var fieldStart = lineStart
         while fieldCount < 5 {
@@ -245,28 +250,44 @@ public struct OTPLabelIndex: Sendable, Equatable {
 
     /// The transaction of a header line split into `count` fields; nil when it is not this
     /// format's header.
-    private static func headerTransaction(_ fields: Fields, count: Int) -> Int64? {
+    static func headerTransaction(_ fields: Fields, count: Int) -> Int64? {
         guard count == 2, fields.0.elementsEqual(header.utf8) else { return nil }
         return Int64(String(decoding: fields.1, as: UTF8.self))
     }
 
-    /// `scan` for a query that fits only lines holding `needle` (the query case folded, ASCII):
-    /// the text is searched for the needle's rarest byte in either case (memchr), and only the
-    /// lines where the whole needle lies are split and passed to `entry`, in text order. Lines
-    /// that do not hold the needle are not split, so the shape of the whole text is checked by
-    /// counting: three tabs to every line break, and a break ending the text. Nil, with nothing
-    /// passed, when the header or that count is not right (`scan` then tells whether the text
-    /// is malformed or only has empty lines); false when a line it visits is malformed.
-    private static func scanCandidates(_ raw: UnsafeRawBufferPointer, holding needle: [UInt8], entry: (Line) -> Void) -> Bool? {
-        guard let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), !needle.isEmpty,
-              let headerEnd = memchr(start, 10, raw.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) })
-        else { return nil }
+    /// The entry lines of a text form whose header is right, and their shape.
+    struct Body {
+        let text: UnsafePointer<UInt8>
+        let count: Int
+        let shape: TextShape
+
+        /// Nil when the text has no header line or the header is not this format's.
+        init?(_ raw: UnsafeRawBufferPointer) {
+            guard let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                  let headerEnd = memchr(start, 10, raw.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) })
+            else { return nil }
+            var fields = OTPLabelIndex.noFields
+            let headerCount = OTPLabelIndex.split(start, headerEnd, into: &fields)
+            guard OTPLabelIndex.headerTransaction(fields, count: headerCount) != nil else { return nil }
+            text = headerEnd + 1
+            count = start + raw.count - text
+            shape = TextShape(text, count)
+        }
+
+        /// Three tabs to every line break, and a break ending the text: every line is an
+        /// entry of four fields (an empty line makes it false; `scan` then tells).
+        var isWellFormed: Bool { shape.tabs == 3 * shape.breaks && (count == 0 || text[count - 1] == 10) }
+    }
+
+    /// `scan` for a query that fits only lines holding `needle` (the query case folded, ASCII),
+    /// over a well-formed `body`: the text is searched for the needle's rarest byte in either
+    /// case (memchr), and only the lines where the whole needle lies are split and passed to
+    /// `entry`, in text order. Lines that do not hold the needle are not split: the body's
+    /// shape stands for their check. False when a line it visits is malformed.
+    private static func scanCandidates(_ body: Body, holding needle: [UInt8], entry: (Line) -> Void) -> Bool? {
+        guard !needle.isEmpty else { return nil }
+        let text = body.text, count = body.count
         var fields = noFields
-        let headerCount = split(start, headerEnd, into: &fields)
-        guard headerTransaction(fields, count: headerCount) != nil else { return nil }
-        let text = headerEnd + 1, count = start + raw.count - text
-        let (tabs, breaks) = countTabsAndBreaks(text, count)
-        guard tabs == 3 * breaks, count == 0 || text[count - 1] == 10 else { return nil }
         let mayHaveEscapes = memchr(text, 92, count) != nil
         let pivot = OTPQuery.Text.rarestByte(in: needle)
         // The pivot in both cases: a letter is looked for as itself and as its capital.
@@ -288,30 +309,6 @@ public struct OTPLabelIndex: Sendable, Equatable {
             from = lineEnd + 1 + pivot
         }
         return true
-    }
-
-    /// How many tabs and line breaks `count` bytes at `text` hold, eight bytes at a time.
-    static func countTabsAndBreaks(_ text: UnsafePointer<UInt8>, _ count: Int) -> (tabs: Int, breaks: Int) {
-        /// The bytes of `word` equal to the byte repeated in `pattern`.
-        @inline(__always) func matches(_ word: UInt64, _ pattern: UInt64) -> Int {
-            let x = word ^ pattern
-            // A byte's high bit ends up set when the byte is not zero (no carry crosses bytes).
-            let nonZero = ((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x
-            return (~nonZero & 0x8080_8080_8080_8080).nonzeroBitCount
-        }
-        var tabs = 0, breaks = 0, offset = 0
-        let raw = UnsafeRawPointer(text)
-        while offset + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            tabs &+= matches(word, 0x0909_0909_0909_0909)
-            breaks &+= matches(word, 0x0A0A_0A0A_0A0A_0A0A)
-            offset += 8
-        }
-        while offset < count {
-            if text[offset] == 9 { tabs += 1 } else if text[offset] == 10 { breaks += 1 }
-            offset += 1
-        }
-        return (tabs, breaks)
     }
 
     /// The offsets of one folded byte in a text, in order, whichever its case: one memchr

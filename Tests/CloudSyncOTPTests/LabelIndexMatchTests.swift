@@ -88,17 +88,28 @@ struct LabelIndexMatchTests {
                 "a header without its transaction")
     }
 
-    /// The tab and line-break count, eight bytes at a time, against counting byte by byte.
-    @Test func countsTabsAndBreaksOfAnyLengthAndAlignment() {
+    /// The text shape (tabs, line breaks, ASCII), sixteen bytes at a time, against counting byte
+    /// by byte: every length and alignment up to 80 bytes, and texts long enough (all tabs,
+    /// all breaks, mixed) that each byte lane is summed several times at its 255-word limit.
+    @Test func measuresTheTextShapeOfAnyLengthAndAlignment() {
         var generator = SplitMix64(state: 9)
+        func expectShape(_ slice: [UInt8], _ comment: Comment) {
+            let shape = slice.withUnsafeBufferPointer { OTPLabelIndex.TextShape($0.baseAddress ?? UnsafePointer(bitPattern: 8)!, $0.count) }
+            #expect(shape == OTPLabelIndex.TextShape(tabs: slice.filter { $0 == 9 }.count, breaks: slice.filter { $0 == 10 }.count,
+                                                     isASCII: slice.allSatisfy { $0 < 128 }), comment)
+        }
         for length in 0..<80 {
             let bytes = (0..<length).map { _ in [9, 10, 11, 0, 137, 0x0A, 0x89, 65][Int(generator.next() % 8)] as UInt8 }
             for shift in 0..<3 where shift <= length {
-                let slice = Array(bytes[shift...])
-                let counted = slice.withUnsafeBufferPointer { OTPLabelIndex.countTabsAndBreaks($0.baseAddress ?? UnsafePointer(bitPattern: 8)!, $0.count) }
-                #expect(counted.tabs == slice.filter { $0 == 9 }.count && counted.breaks == slice.filter { $0 == 10 }.count)
+                expectShape(Array(bytes[shift...]), "length \(length - shift)")
             }
         }
+        expectShape([UInt8](repeating: 9, count: 8 * 255 * 3 + 13), "all tabs")
+        expectShape([UInt8](repeating: 10, count: 8 * 256 + 7), "all breaks")
+        let mixed = (0..<20_011).map { _ in [9, 10, 9, 9, 65, 97, 48][Int(generator.next() % 7)] as UInt8 }
+        expectShape(mixed, "mixed ASCII")
+        expectShape(mixed + [200], "one byte above ASCII at the end")
+        expectShape([200] + mixed, "one byte above ASCII at the start")
     }
 
     @Test func namesThatAreIssuerColonAccountAreWrittenAsOneByte() {
