@@ -56,9 +56,13 @@ public final class Connection {
     public static let walSizeLimitBytes = 16 << 20
 
     /// Applies process-wide SQLite settings once, before the first connection initializes the
-    /// library (sqlite3_config refuses after that; then the default stays, which is only slower).
+    /// library (sqlite3_config refuses after that; then the default stays, which is only slower):
+    /// the statement journal's spill size, and no memory statistics (each allocation would
+    /// otherwise take a global mutex to count itself).
     static let configured: Bool = {
-        csqlite_config_stmtjrnl_spill(journalSpillBytes) == SQLITE_OK
+        let spill = csqlite_config_stmtjrnl_spill(journalSpillBytes)
+        let memstatus = csqlite_config_memstatus(0)
+        return spill == SQLITE_OK && memstatus == SQLITE_OK
     }()
 
     /// Opens (and, with `options.create`, creates) the database at `path`.
