@@ -54,21 +54,25 @@ public struct Migrator: Sendable {
     /// The version this build writes and reads.
     public var latestVersion: Int64 { steps.last?.version ?? 0 }
 
-    /// The one statement that reads a file's mark: what an up-to-date file costs on open.
-    public static let markQuery = """
-        SELECT (SELECT value FROM meta WHERE key='format'), (SELECT user_version FROM pragma_user_version)
-        """
+    /// The statement that reads a file's format from its `meta` table.
+    public static let formatQuery = "SELECT value FROM meta WHERE key='format'"
 
-    /// The file's mark, or nil when it has no `meta` table (new, empty, or not ours).
+    /// The file's mark, or nil when it has no `meta` table (new, empty, or not ours): two
+    /// statements, since reading `user_version` inside a query (`pragma_user_version`) creates
+    /// a virtual table whose declaration SQLite parses, which cost a one-shot command more than
+    /// both statements together.
     public func readMark(_ db: Connection) throws(SQLiteError) -> Mark? {
+        let format: String?
         do {
-            let statement = try db.prepare(Migrator.markQuery)
+            let statement = try db.prepare(Migrator.formatQuery)
             defer { statement.reset() }
-            guard try statement.step() else { return nil }
-            return Mark(format: statement.isNull(0) ? nil : statement.string(0), version: statement.int64(1))
+            format = try statement.step() && !statement.isNull(0) ? statement.string(0) : nil
         } catch where error.isNoSuchTable {
             return nil
         }
+        let version = try db.prepare("PRAGMA user_version")
+        defer { version.reset() }
+        return Mark(format: format, version: try version.step() ? version.int64(0) : 0)
     }
 
     /// Checks a mark read from the file at `path`: ours, and not newer than this build.
