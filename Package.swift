@@ -108,7 +108,10 @@ let package = Package(
                                "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",
                                "ShareCommand"],
                 swiftSettings: strict),
-        .executableTarget(name: "cloudsync", dependencies: ["CloudSyncCommands"], swiftSettings: strict),
+        // The command line for the Swift runtime, from glibc's constructor arguments instead of the
+        // runtime's /proc/self/maps scan at every start (see process_arguments.c).
+        .target(name: "CProcessArguments", path: "Sources/CProcessArguments"),
+        .executableTarget(name: "cloudsync", dependencies: ["CloudSyncCommands", "CProcessArguments"], swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
                           dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
                           path: "Benchmarks/cloudsync-bench", swiftSettings: strict),
