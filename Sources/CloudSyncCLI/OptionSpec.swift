@@ -8,7 +8,9 @@ public struct OptionSpec: Sendable, Hashable {
     /// The name of the value shown in help (`scope` in `--database <scope>`); nil for a boolean flag.
     public let valueName: String?
     /// One or two sentences for help.
-    public let help: String
+    public var help: String { helpSource.text }
+    /// Where `help` comes from: given, or put together from a setting when it is shown.
+    let helpSource: OptionHelp
     /// Whether giving the option several times is meaningful (all values are kept in order).
     public let repeatable: Bool
     /// What to complete for the value.
@@ -29,10 +31,18 @@ public struct OptionSpec: Sendable, Hashable {
                 repeatable: Bool = false, completion: CompletionKind = .none, hidden: Bool = false) {
         var name = Substring(long)
         while name.first == "-" { name = name.dropFirst() }
-        self.long = String(name)
+        self.init(long: String(name), short: short, value: value, helpSource: .text(help), repeatable: repeatable,
+                  completion: completion, hidden: hidden)
+    }
+
+    /// An option whose help is put together only when shown (the global options of the settings
+    /// table are built at every start and their help read only by help, man pages and completion).
+    init(long: String, short: Character?, value: String?, helpSource: OptionHelp, repeatable: Bool = false,
+         completion: CompletionKind = .none, hidden: Bool = false) {
+        self.long = long
         self.short = short
         self.valueName = value
-        self.help = help
+        self.helpSource = helpSource
         self.repeatable = repeatable
         self.completion = completion
         self.hidden = hidden

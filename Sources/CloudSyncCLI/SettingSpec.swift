@@ -52,23 +52,16 @@ public struct SettingSpec: Sendable {
         self.exported = exported
     }
 
-    /// The global option, with the variable and default appended to its help.
-    /// Built at every start (`GlobalOptions.all`), so the help is put together with plain
-    /// appends on UTF-8: `joined(separator:)` and `dropLast()` on `String` went through the
-    /// generic standard library (runtime metadata and conformance lookups), 300,000 instructions
-    /// for the nineteen settings.
+    /// The global option; its help, with the variable and default appended, is put together
+    /// when it is shown (`OptionHelp.setting`), since the options are built at every start.
     public var option: OptionSpec? {
         guard isOption else { return nil }
-        var notes = ""
-        if let variable { notes = "env " + variable }
-        if let defaultText { notes += (notes.isEmpty ? "default " : "; default ") + defaultText }
-        let text = help.utf8.last == UInt8(ascii: ".") ? String(decoding: help.utf8.dropLast(), as: UTF8.self) : help
-        let full = text + (notes.isEmpty ? "" : " (" + notes + ")") + "."
+        let source = OptionHelp.setting(help: help, variable: variable, defaultText: defaultText)
         switch kind {
         case .value(let placeholder):
-            return OptionSpec(name, short: short, value: placeholder, help: full, completion: completion)
+            return OptionSpec(long: name, short: short, value: placeholder, helpSource: source, completion: completion)
         case .flag:
-            return OptionSpec(name, short: short, help: full)
+            return OptionSpec(long: name, short: short, value: nil, helpSource: source)
         }
     }
 

@@ -1,0 +1,20 @@
+/// The help text of an option: as given, or a setting's (`SettingSpec.option`), whose variable
+/// and default are appended when the text is read.
+enum OptionHelp: Sendable, Hashable {
+    case text(String)
+    case setting(help: String, variable: String?, defaultText: String?)
+
+    /// The text: `Act as this account (env CLOUDSYNC_ACCOUNT; default 'default').` for a setting.
+    var text: String {
+        switch self {
+        case .text(let text):
+            return text
+        case .setting(let help, let variable, let defaultText):
+            var notes: [String] = []
+            if let variable { notes.append("env " + variable) }
+            if let defaultText { notes.append("default " + defaultText) }
+            let sentence = help.hasSuffix(".") ? String(help.dropLast()) : help
+            return sentence + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
+        }
+    }
+}
