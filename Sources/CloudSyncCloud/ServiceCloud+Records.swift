@@ -23,26 +23,25 @@ extension ServiceCloud {
             throw CloudError(.limitExceeded,
                              "a modify call holds at most \(CloudLimits.maxRecordsPerModify) records, got \(total); split the batch")
         }
-        var seen = Set<RecordID>()
+        var seen = Set<RecordID>(minimumCapacity: total)
         for id in modify.saves.map(\.recordID) + modify.deletes {
             let normalized = RecordID(recordName: id.recordName, zoneID: request.zoneID(id.zoneID.zoneName))
             guard seen.insert(normalized).inserted else {
                 throw CloudError(.invalidArguments, "record '\(id.recordName)' appears twice in one modify call")
             }
         }
-        // Group by zone, keeping the caller's order.
+        // Group by zone, keeping the caller's order. A call's records usually share one zone:
+        // each run of records in one zone costs one dictionary lookup, not each record.
         var zoneOrder: [String] = []
         var savesByZone: [String: [Record]] = [:]
         var deletesByZone: [String: [RecordID]] = [:]
-        for record in modify.saves {
-            let name = record.recordID.zoneID.zoneName
+        for (name, run) in ServiceCloud.zoneRuns(modify.saves, zone: \.recordID.zoneID.zoneName) {
             if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
-            savesByZone[name, default: []].append(record)
+            savesByZone[name, default: []].append(contentsOf: run)
         }
-        for id in modify.deletes {
-            let name = id.zoneID.zoneName
+        for (name, run) in ServiceCloud.zoneRuns(modify.deletes, zone: \.zoneID.zoneName) {
             if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
-            deletesByZone[name, default: []].append(id)
+            deletesByZone[name, default: []].append(contentsOf: run)
         }
         return try write { tx in
             if let sharedCaller {
@@ -63,6 +62,20 @@ extension ServiceCloud {
             }
             return result
         }
+    }
+
+    /// `items` cut into runs of consecutive items in one zone, in order.
+    static func zoneRuns<Item>(_ items: [Item], zone: (Item) -> String) -> [(String, ArraySlice<Item>)] {
+        var runs: [(String, ArraySlice<Item>)] = []
+        var start = 0
+        while start < items.count {
+            let name = zone(items[start])
+            var end = start + 1
+            while end < items.count && zone(items[end]) == name { end += 1 }
+            runs.append((name, items[start..<end]))
+            start = end
+        }
+        return runs
     }
 
     /// Thrown inside a zone's savepoint to roll back an atomic zone.

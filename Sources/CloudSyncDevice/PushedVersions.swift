@@ -18,12 +18,20 @@ final class PushedVersions: KnownRecordVersions {
 
     /// Records noted.
     private(set) var count = 0
+    /// How many records the first zone's table is made for when its first record is noted.
+    private var expected = 0
+
+    /// Sizes the table of the first zone noted for `count` records (the records a push is
+    /// about to save, usually all in one zone), so that it is not grown and rehashed on the way.
+    func expect(_ count: Int) { expected = max(0, count) }
 
     /// Notes the cloud's version of a record the push saved and cached.
     func note(_ record: Record) {
         guard let tag = record.system?.changeTag, !tag.isEmpty else { return }
         let name = record.recordID.recordName
-        if tags[record.recordID.zoneID.zoneName, default: [:]].updateValue(tag, forKey: name) == nil { count += 1 }
+        let zone = record.recordID.zoneID.zoneName
+        if tags[zone] == nil { tags[zone] = Dictionary(minimumCapacity: tags.isEmpty ? expected : 0) }
+        if tags[zone, default: [:]].updateValue(tag, forKey: name) == nil { count += 1 }
     }
 
     /// Whether `record` is a version this sync pushed (same zone, name and change tag).

@@ -91,6 +91,7 @@ public final class Synchronizer {
     /// Pushes every pending change.
     public func push(_ report: inout SyncReport, progress: (SyncProgress) -> Void = { _ in }) throws(CloudError) {
         let total = try store.pendingCount(container: container)
+        pushed.expect(total)
         var done = 0
         var failedKeys = Set<String>()
         for _ in 0..<options.maxRounds {
@@ -182,6 +183,7 @@ public final class Synchronizer {
         let neverUploaded = items.filter { $0.local == nil && $0.cached == nil }
         // The local fields as stored, edit time spliced in, so the cloud need not encode them again.
         var encoded: [RecordID: String] = [:]
+        encoded.reserveCapacity(items.count)
         for item in items { if let json = item.fieldsJSON { encoded[item.recordID] = json } }
         let result = saves.isEmpty && deletes.isEmpty
             ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes, encodedFields: encoded)
