@@ -75,8 +75,10 @@ extension JSONByteParser {
         // most records have a few fields.
         var fields: [String: FieldValue] = Dictionary(minimumCapacity: 6)
         try parseMembers { parser, name in
-            guard fields[name] == nil else { throw NotStoredShape() }
-            fields[name] = try parser.parseStoredField(named: name)
+            // One hash of the name: a repeated name finds the value stored before it.
+            guard fields.updateValue(try parser.parseStoredField(named: name), forKey: name) == nil else {
+                throw NotStoredShape()
+            }
         }
         return fields
     }
@@ -86,16 +88,43 @@ extension JSONByteParser {
     private mutating func parseStoredField(named name: String) throws -> FieldValue {
         var value: JSONValue?
         var typeText: String?
-        try parseMembers { parser, key in
-            switch key {
-            case "value":
-                guard value == nil else { throw NotStoredShape() }
-                value = try parser.parseValue(depth: 2)
-            case "type":
-                guard typeText == nil, parser.peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-                typeText = try parser.parseString()
-            default:
-                _ = try parser.parseValue(depth: 2)
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                // The two keys every stored field has are recognised on their bytes, without a String.
+                let key: StoredFieldKey
+                if skipKey(StoredFieldKey.valueKey) {
+                    key = .value
+                } else if skipKey(StoredFieldKey.typeKey) {
+                    key = .type
+                } else {
+                    // Spelled with escapes, "value" or "type" is left to the general path.
+                    let other = try parseString()
+                    guard other != "value" && other != "type" else { throw NotStoredShape() }
+                    key = .other
+                }
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"))
+                skipWhitespace()
+                switch key {
+                case .value:
+                    guard value == nil else { throw NotStoredShape() }
+                    value = try parseValue(depth: 2)
+                case .type:
+                    guard typeText == nil, peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                    typeText = try parseString()
+                case .other:
+                    _ = try parseValue(depth: 2)
+                }
+                skipWhitespace()
+                if peek(UInt8(ascii: ",")) { index += 1; continue }
+                try expect(UInt8(ascii: "}"))
+                break
             }
         }
         guard let value else { throw NotStoredShape() }
@@ -132,6 +161,23 @@ extension JSONByteParser {
     }
 
     func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+    /// A member key of a stored field, as `parseStoredField` tells them apart.
+    enum StoredFieldKey {
+        case value, type, other
+
+        /// `"value"` and `"type"` with their quotes, as they are written.
+        static let valueKey = Array(#""value""#.utf8), typeKey = Array(#""type""#.utf8)
+    }
+
+    /// Steps over `key` (a quoted key, quotes included) when the bytes at the position are
+    /// exactly it; false, the position unchanged, otherwise.
+    mutating func skipKey(_ key: [UInt8]) -> Bool {
+        guard index + key.count <= bytes.count else { return false }
+        for offset in key.indices where bytes[index + offset] != key[offset] { return false }
+        index += key.count
+        return true
+    }
 
     mutating func expect(_ byte: UInt8) throws {
         guard peek(byte) else { throw NotStoredShape() }

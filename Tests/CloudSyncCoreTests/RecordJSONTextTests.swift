@@ -74,6 +74,11 @@ struct RecordJSONTextTests {
         agree(#"{"a":{"value":{"latitude":1,"longitude":2}}}"#)
         agree(#"{"a":{"value":"\u00e9\ud83d\ude00","type":"STRING"}}"#)
         agree(#"{"\u0061":{"value":1,"type":"INT64"}}"#)
+        // "value" and "type" spelled with escapes, alone and next to the plain spelling.
+        agree(#"{"a":{"valu\u0065":5}}"#)
+        agree(#"{"a":{"value":1,"valu\u0065":2,"type":"INT64"}}"#)
+        agree(#"{"a":{"\u0074ype":"STRING","value":"x"}}"#)
+        agree(#"{"a":{"value":"x","type":"INT64","\u0074ype":"STRING"}}"#)
         agree("{}")
     }
 
