@@ -13,3 +13,7 @@ static inline int csqlite_config_stmtjrnl_spill(int bytes) { return sqlite3_conf
 /// counters (about 2.5 % of the instructions of `otp code`); nothing here reads them.
 /// Only effective before the library is initialized.
 static inline int csqlite_config_memstatus(int on) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on); }
+
+/// SQLITE_STATIC is a macro casting 0 to a function pointer: SQLite uses the text where it lies,
+/// which must stay valid until the parameter is bound again or cleared.
+static inline sqlite3_destructor_type csqlite_static(void) { return (sqlite3_destructor_type)0; }

@@ -11,6 +11,13 @@ public struct ParameterBinder {
     var index: Int32 = 1
     /// The first bind that failed.
     var failure: Int32 = SQLITE_OK
+    /// Set by `Statement.run(binding:)`, which steps the statement while this binder is alive:
+    /// text longer than a small string is then bound in place (`SQLITE_STATIC`), its storage
+    /// kept alive in `kept`, instead of being copied by SQLite (an allocation and a copy per
+    /// value, a tenth of a pull's instructions).
+    var keepsText = false
+    /// The strings bound in place.
+    var kept: [String] = []
 
     init(handle: OpaquePointer) { self.handle = handle }
 
@@ -36,9 +43,14 @@ public struct ParameterBinder {
     /// Binds text from the string's own UTF-8 and its length.
     public mutating func bind(_ value: String) {
         var text = value
+        // More than 15 bytes is never a small (inline) string: its UTF-8 lies in the storage
+        // that `kept` holds, where `withUTF8` points (a small string's is a temporary copy).
+        let inPlace = keepsText && value.utf8.count > 15
+        if inPlace { kept.append(value) }
         let rc = text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(handle, index, chars.baseAddress ?? ParameterBinder.emptyText, Int32(chars.count), csqlite_transient())
+                sqlite3_bind_text(handle, index, chars.baseAddress ?? ParameterBinder.emptyText, Int32(chars.count),
+                                  inPlace ? csqlite_static() : csqlite_transient())
             }
         }
         done(rc)
@@ -80,6 +92,18 @@ extension Statement {
     public func run(binding body: (inout ParameterBinder) -> Void) throws(SQLiteError) {
         sqlite3_reset(handle)
         var binder = ParameterBinder(handle: handle)
+        binder.keepsText = true
+        swap(&binder.kept, &keptText)
+        defer {
+            // The strings are let go once the statement has run (the array's storage is kept
+            // for the next run). The parameters still point at their text, which SQLite never
+            // reads again: every run binds every parameter first (`finish`, here and in
+            // `bind(_:)`), and releasing or rebinding a static value does not read it.
+            // (sqlite3_clear_bindings would also expire a statement whose plan depends on a
+            // parameter, which SQLite then prepares again.)
+            binder.kept.removeAll(keepingCapacity: true)
+            swap(&binder.kept, &keptText)
+        }
         body(&binder)
         // Parameters left unbound would keep an earlier run's values: `finish` makes them NULL.
         try finish(binder)

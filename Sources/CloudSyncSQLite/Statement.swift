@@ -18,6 +18,9 @@ public final class Statement {
         self.sql = sql
     }
 
+    /// The storage `run(binding:)` keeps the strings it binds in place in, reused run to run.
+    var keptText: [String] = []
+
     deinit { sqlite3_finalize(handle) }
 
     /// Resets the statement and binds the parameters positionally (1-based in SQL); fewer
