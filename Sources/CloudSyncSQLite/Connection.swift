@@ -63,6 +63,12 @@ public final class Connection {
     /// The size a persistent WAL is trimmed back to after a checkpoint restarts it.
     public static let walSizeLimitBytes = 16 << 20
 
+    /// WAL pages after which a commit checkpoints (SQLite's default is 1,000, 4 MB): as many as
+    /// the trimmed WAL holds. Each checkpoint syncs the WAL and the database file and copies
+    /// pages a burst of commits keeps rewriting (a b-tree's right edge, its index): a pull of
+    /// 100,000 records ran about 7 % faster with checkpoints four times rarer.
+    public static let walAutocheckpointPages: Int32 = Int32(walSizeLimitBytes / 4096)
+
     /// Applies process-wide SQLite settings once, before the first connection initializes the
     /// library (sqlite3_config refuses after that; then the default stays, which is only slower):
     /// the statement journal's spill size, and no memory statistics (each allocation would
@@ -100,6 +106,7 @@ public final class Connection {
             }
             if options.walMode && !options.readOnly {
                 try execute("PRAGMA journal_mode=WAL")
+                sqlite3_wal_autocheckpoint(db, Connection.walAutocheckpointPages)
                 if options.persistentWAL {
                     var persist: Int32 = 1
                     sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)

@@ -30,6 +30,14 @@ struct ConnectionLockingTests {
         #expect(try count(Connection(path: path)) == 3)
     }
 
+    /// A writing connection checkpoints once its WAL holds as many pages as the trimmed WAL
+    /// keeps (16 MB), not at SQLite's default of 1,000 pages.
+    @Test func aWriterCheckpointsAtTheTrimmedWALSize() throws {
+        let db = try Connection(path: dir.file("autocheckpoint.sqlite"))
+        #expect(try db.scalarInt("PRAGMA wal_autocheckpoint") == Int64(Connection.walAutocheckpointPages))
+        #expect(Int(Connection.walAutocheckpointPages) * 4096 == Connection.walSizeLimitBytes)
+    }
+
     @Test func aLoneConnectionHoldsTheFileUntilItCloses() throws {
         let path = dir.file("alone.sqlite")
         do { try Connection(path: path).execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
