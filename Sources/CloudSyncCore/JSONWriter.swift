@@ -34,6 +34,20 @@ extension JSONValue {
         }
     }
 
+    /// `JSONValue.array(strings.map { .string($0) }).serialized()` without building the array
+    /// of values: the changed keys of every history row a pull writes.
+    public static func serializedStrings(_ strings: [String]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        out.append(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(string, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A string literal into a byte buffer: bulk copy when nothing needs escaping.
     static func writeString(_ s: String, to out: inout [UInt8]) {
         if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {

@@ -137,7 +137,7 @@ extension DeviceStore {
                     values.bind(change.recordName)
                     values.bind(change.recordType)
                     values.bind(change.kind.rawValue)
-                    values.bind(JSONValue.array(change.changedKeys.map { .string($0) }).serialized())
+                    values.bind(JSONValue.serializedStrings(change.changedKeys))
                 }
             }
             start += count

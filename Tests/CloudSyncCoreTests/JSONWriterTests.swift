@@ -26,6 +26,14 @@ struct JSONWriterTests {
         #expect(JSONValue.string("a/b é 😀").serialized() == "\"a/b é 😀\"")
     }
 
+    /// The array-of-strings writer against the general one, escapes and UTF-8 included.
+    @Test func anArrayOfStringsIsWrittenAsTheGeneralWriterWritesIt() {
+        for strings in [[], [""], ["a"], ["title", "count", "CD_editedAt"], ["a\"b\\c", "\n\u{0}\u{7F}", "é 😀", "/"]] {
+            #expect(JSONValue.serializedStrings(strings) == JSONValue.array(strings.map { .string($0) }).serialized())
+        }
+        #expect(JSONValue.serializedStrings(["x", "y"]) == #"["x","y"]"#)
+    }
+
     @Test func compactAndPretty() {
         let value = JSONValue.object([("a", .array([.int(1), .object([])])), ("b", .object([("c", .null)])), ("d", .array([]))])
         #expect(value.serialized() == #"{"a":[1,{}],"b":{"c":null},"d":[]}"#)
