@@ -88,43 +88,17 @@ extension JSONByteParser {
     private mutating func parseStoredField(named name: String) throws -> FieldValue {
         var value: JSONValue?
         var typeText: String?
-        try expect(UInt8(ascii: "{"))
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            index += 1
-        } else {
-            while true {
-                skipWhitespace()
-                guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-                // The two keys every stored field has are recognised on their bytes, without a String.
-                let key: StoredFieldKey
-                if skipKey(StoredFieldKey.valueKey) {
-                    key = .value
-                } else if skipKey(StoredFieldKey.typeKey) {
-                    key = .type
-                } else {
-                    // Spelled with escapes, "value" or "type" is left to the general path.
-                    let other = try parseString()
-                    guard other != "value" && other != "type" else { throw NotStoredShape() }
-                    key = .other
-                }
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"))
-                skipWhitespace()
-                switch key {
-                case .value:
-                    guard value == nil else { throw NotStoredShape() }
-                    value = try parseValue(depth: 2)
-                case .type:
-                    guard typeText == nil, peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-                    typeText = try parseString()
-                case .other:
-                    _ = try parseValue(depth: 2)
-                }
-                skipWhitespace()
-                if peek(UInt8(ascii: ",")) { index += 1; continue }
-                try expect(UInt8(ascii: "}"))
-                break
+        // The two keys every stored field has are recognised on their bytes, without a String.
+        try parseMembers(key: { try $0.parseStoredFieldKey() }) { parser, key in
+            switch key {
+            case .value:
+                guard value == nil else { throw NotStoredShape() }
+                value = try parser.parseValue(depth: 2)
+            case .type:
+                guard typeText == nil, parser.peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
+                typeText = try parser.parseString()
+            case .other:
+                _ = try parser.parseValue(depth: 2)
             }
         }
         guard let value else { throw NotStoredShape() }
@@ -142,13 +116,20 @@ extension JSONByteParser {
     /// Walks an object from its `{` to its `}`: for each member reads the key and the `:`, and
     /// calls `member` with the parser at the value, which `member` must read.
     mutating func parseMembers(_ member: (inout JSONByteParser, String) throws -> Void) throws {
+        try parseMembers(key: { try $0.parseString() }, member)
+    }
+
+    /// `parseMembers` with each key read by `readKey` (at its opening quote).
+    @inline(__always)
+    mutating func parseMembers<Key>(key readKey: (inout JSONByteParser) throws -> Key,
+                                    _ member: (inout JSONByteParser, Key) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
         if peek(UInt8(ascii: "}")) { index += 1; return }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw NotStoredShape() }
-            let key = try parseString()
+            let key = try readKey(&self)
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
@@ -168,6 +149,16 @@ extension JSONByteParser {
 
         /// `"value"` and `"type"` with their quotes, as they are written.
         static let valueKey = Array(#""value""#.utf8), typeKey = Array(#""type""#.utf8)
+    }
+
+    /// The key at the position: `"value"` and `"type"` matched on their bytes, any other read
+    /// as a string. Spelled with escapes, "value" or "type" is left to the general path.
+    mutating func parseStoredFieldKey() throws -> StoredFieldKey {
+        if skipKey(StoredFieldKey.valueKey) { return .value }
+        if skipKey(StoredFieldKey.typeKey) { return .type }
+        let other = try parseString()
+        guard other != "value" && other != "type" else { throw NotStoredShape() }
+        return .other
     }
 
     /// Steps over `key` (a quoted key, quotes included) when the bytes at the position are
