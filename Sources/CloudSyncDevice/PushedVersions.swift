@@ -29,9 +29,9 @@ final class PushedVersions: KnownRecordVersions {
     func note(_ record: Record) {
         guard let tag = record.system?.changeTag, !tag.isEmpty else { return }
         let name = record.recordID.recordName
-        let zone = record.recordID.zoneID.zoneName
-        if tags[zone] == nil { tags[zone] = Dictionary(minimumCapacity: tags.isEmpty ? expected : 0) }
-        if tags[zone, default: [:]].updateValue(tag, forKey: name) == nil { count += 1 }
+        let capacity = tags.isEmpty ? expected : 0
+        if tags[record.recordID.zoneID.zoneName, default: Dictionary(minimumCapacity: capacity)]
+            .updateValue(tag, forKey: name) == nil { count += 1 }
     }
 
     /// Whether `record` is a version this sync pushed (same zone, name and change tag).
