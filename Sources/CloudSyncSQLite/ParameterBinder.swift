@@ -3,8 +3,9 @@ import CSQLite
 /// Binds a statement's parameters in order. `Statement.bind(_:)` goes through it value by
 /// value; the statements a sync runs hundreds of thousands of times call it with typed values
 /// (`Statement.run(binding:)`), without an `any SQLiteBindable` box, array or `SQLiteValue` per
-/// value. Text and blobs are copied by SQLite (`SQLITE_TRANSIENT`). The first failing bind is
-/// kept and thrown once all are bound.
+/// value. Blobs, and text bound outside `run(binding:)` or short enough to be a small string, are
+/// copied by SQLite (`SQLITE_TRANSIENT`); longer text in `run(binding:)` is bound in place
+/// (`keepsText`). The first failing bind is kept and thrown once all are bound.
 public struct ParameterBinder {
     let handle: OpaquePointer
     /// The next parameter (1-based).
