@@ -13,8 +13,14 @@ enum OptionHelp: Sendable, Hashable {
             var notes: [String] = []
             if let variable { notes.append("env " + variable) }
             if let defaultText { notes.append("default " + defaultText) }
-            let sentence = help.hasSuffix(".") ? String(help.dropLast()) : help
-            return sentence + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
+            return OptionHelp.sentence(help, notes: notes)
         }
+    }
+
+    /// `text` as one sentence with `notes` in parentheses before its full stop:
+    /// `Act as this account (env X; default 'y').`
+    static func sentence(_ text: String, notes: [String]) -> String {
+        let body = text.hasSuffix(".") ? String(text.dropLast()) : text
+        return body + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + "."
     }
 }

@@ -73,8 +73,7 @@ public struct SettingSpec: Sendable {
         if isOption { notes.append("--" + name + " wins over it") }
         if let configKey { notes.append("config key " + configKey) }
         if let defaultText { notes.append("default " + defaultText) }
-        let text = variableHelp.hasSuffix(".") ? String(variableHelp.dropLast()) : variableHelp
-        return ManualFacts.Entry(term: variable, text: text + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")") + ".")
+        return ManualFacts.Entry(term: variable, text: OptionHelp.sentence(variableHelp, notes: notes))
     }
 
     /// Whether a flag's variable is on in `environment`: set, not empty and not `0`.
