@@ -1,7 +1,8 @@
 extension OTPLabelIndex {
-    /// What one pass over the entry lines of the text form tells: how many tabs and line
-    /// breaks they hold, and whether every byte is ASCII. `otp code QUERY` checks the shape of
-    /// the whole index with it instead of splitting every line.
+    /// What one pass over bytes of the text form tells: how many tabs and line breaks they
+    /// hold, and whether every byte is ASCII. `otp code QUERY` checks the shape of the whole
+    /// index's entry lines with it instead of splitting every line; any other match, whether
+    /// the whole text is ASCII.
     struct TextShape: Equatable {
         var tabs = 0
         var breaks = 0

@@ -142,12 +142,12 @@ public struct OTPLabelIndex: Sendable, Equatable {
         // One pass over the entry lines checks their shape and tells whether they are ASCII.
         if q.spansOneLabel, let body = Body(bytes) {
             q.labelsAreASCII = body.shape.isASCII
-            if body.shape.isASCII, body.isWellFormed, let complete = scanCandidates(body, holding: q.folded, entry: visit) {
-                return complete ? hits.result : nil
+            if body.shape.isASCII, body.isWellFormed {
+                return scanCandidates(body, holding: q.folded, entry: visit) ? hits.result : nil
             }
-        } else {
+        } else if let start = bytes.baseAddress {
             // One check of the whole text spares a check of every label.
-            q.labelsAreASCII = OTPQuery.Text.isASCII(bytes)
+            q.labelsAreASCII = TextShape(start.assumingMemoryBound(to: UInt8.self), bytes.count).isASCII
         }
         hits = OTPQuery.Hits<Entry>()
         return scan(bytes, header: { _ in }, entry: visit) ? hits.result : nil
@@ -283,9 +283,9 @@ public struct OTPLabelIndex: Sendable, Equatable {
     /// over a well-formed `body`: the text is searched for the needle's rarest byte in either
     /// case (memchr), and only the lines where the whole needle lies are split and passed to
     /// `entry`, in text order. Lines that do not hold the needle are not split: the body's
-    /// shape stands for their check. False when a line it visits is malformed.
-    private static func scanCandidates(_ body: Body, holding needle: [UInt8], entry: (Line) -> Void) -> Bool? {
-        guard !needle.isEmpty else { return nil }
+    /// shape stands for their check. False when a line it visits is malformed. `needle` is not
+    /// empty (a query never is).
+    private static func scanCandidates(_ body: Body, holding needle: [UInt8], entry: (Line) -> Void) -> Bool {
         let text = body.text, count = body.count
         var fields = noFields
         let mayHaveEscapes = memchr(text, 92, count) != nil

@@ -204,20 +204,6 @@ public enum OTPQuery {
             !bytes.contains { $0 >= 128 }
         }
 
-        /// Whether a whole buffer is ASCII, eight bytes at a time.
-        static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
-            var offset = 0
-            while offset + 8 <= raw.count {
-                if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-                offset += 8
-            }
-            while offset < raw.count {
-                if raw[offset] >= 128 { return false }
-                offset += 1
-            }
-            return true
-        }
-
         static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
         @inline(__always) static func fold(_ byte: UInt8) -> UInt8 {
