@@ -90,7 +90,8 @@ struct LabelIndexMatchTests {
 
     /// The text shape (tabs, line breaks, ASCII), sixteen bytes at a time, against counting byte
     /// by byte: every length and alignment up to 80 bytes, and texts long enough (all tabs,
-    /// all breaks, mixed) that each byte lane is summed several times at its 255-word limit.
+    /// all breaks, mixed) that each byte lane reaches its limit of 255 sixteen-byte blocks
+    /// (4,080 bytes) at least once before it is summed.
     @Test func measuresTheTextShapeOfAnyLengthAndAlignment() {
         var generator = SplitMix64(state: 9)
         func expectShape(_ slice: [UInt8], _ comment: Comment) {
@@ -104,8 +105,8 @@ struct LabelIndexMatchTests {
                 expectShape(Array(bytes[shift...]), "length \(length - shift)")
             }
         }
-        expectShape([UInt8](repeating: 9, count: 8 * 255 * 3 + 13), "all tabs")
-        expectShape([UInt8](repeating: 10, count: 8 * 256 + 7), "all breaks")
+        expectShape([UInt8](repeating: 9, count: 16 * 255 * 3 + 13), "all tabs")
+        expectShape([UInt8](repeating: 10, count: 16 * 256 + 7), "all breaks")
         let mixed = (0..<20_011).map { _ in [9, 10, 9, 9, 65, 97, 48][Int(generator.next() % 7)] as UInt8 }
         expectShape(mixed, "mixed ASCII")
         expectShape(mixed + [200], "one byte above ASCII at the end")
