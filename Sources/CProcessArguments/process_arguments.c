@@ -29,9 +29,6 @@ static void cprocessarguments_capture(int argc, char **argv, char **envp) {
     savedVector = argv;
 }
 
-int cprocessarguments_count(void) { return savedCount; }
-char **cprocessarguments_vector(void) { return savedVector; }
-
 __attribute__((swiftcall, visibility("hidden")))
 void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc) {
     overrideVector = argv;

@@ -1,9 +1,7 @@
 #ifndef CPROCESSARGUMENTS_H
 #define CPROCESSARGUMENTS_H
 
-/// The process's argument vector as glibc handed it to the executable's constructors (see
-/// process_arguments.c); argc is 0 and argv NULL before they have run.
-int cprocessarguments_count(void);
-char **cprocessarguments_vector(void);
+// Nothing to call: process_arguments.c defines the Swift runtime's own entry points
+// (_swift_stdlib_getUnsafeArgvArgc and _swift_stdlib_overrideUnsafeArgvArgc) for the executable.
 
 #endif
