@@ -142,8 +142,8 @@ public struct OTPLabelIndex: Sendable, Equatable {
         // One pass over the entry lines checks their shape and tells whether they are ASCII.
         if q.spansOneLabel, let body = Body(bytes) {
             q.labelsAreASCII = body.shape.isASCII
-            if body.shape.isASCII, body.isWellFormed {
-                return scanCandidates(body, holding: q.folded, entry: visit) ? hits.result : nil
+            if body.shape.isASCII, body.isWellFormed, let complete = scanCandidates(body, holding: q.folded, entry: visit) {
+                return complete ? hits.result : nil
             }
         } else if let start = bytes.baseAddress {
             // One check of the whole text spares a check of every label.
@@ -283,9 +283,11 @@ public struct OTPLabelIndex: Sendable, Equatable {
     /// over a well-formed `body`: the text is searched for the needle's rarest byte in either
     /// case (memchr), and only the lines where the whole needle lies are split and passed to
     /// `entry`, in text order. Lines that do not hold the needle are not split: the body's
-    /// shape stands for their check. False when a line it visits is malformed. `needle` is not
-    /// empty (a query never is).
-    private static func scanCandidates(_ body: Body, holding needle: [UInt8], entry: (Line) -> Void) -> Bool {
+    /// shape stands for their check. False when a line it visits is malformed; nil for an empty
+    /// needle, which a query never gives: the guard is what lets the compiler drop the bounds
+    /// checks of the pivot loop (without it `otp code` ran 1 % more instructions).
+    private static func scanCandidates(_ body: Body, holding needle: [UInt8], entry: (Line) -> Void) -> Bool? {
+        guard !needle.isEmpty else { return nil }
         let text = body.text, count = body.count
         var fields = noFields
         let mayHaveEscapes = memchr(text, 92, count) != nil
