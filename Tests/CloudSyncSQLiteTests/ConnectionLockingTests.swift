@@ -30,12 +30,42 @@ struct ConnectionLockingTests {
         #expect(try count(Connection(path: path)) == 3)
     }
 
-    /// A writing connection checkpoints once its WAL holds as many pages as the trimmed WAL
-    /// keeps (16 MB), not at SQLite's default of 1,000 pages.
+    /// A writing connection checkpoints once its WAL holds as many bytes as the trimmed WAL
+    /// keeps (16 MB), not at SQLite's default of 1,000 pages: 1,024 pages of a file it creates.
     @Test func aWriterCheckpointsAtTheTrimmedWALSize() throws {
         let db = try Connection(path: dir.file("autocheckpoint.sqlite"))
-        #expect(try db.scalarInt("PRAGMA wal_autocheckpoint") == Int64(Connection.walAutocheckpointPages))
-        #expect(Int(Connection.walAutocheckpointPages) * 4096 == Connection.walSizeLimitBytes)
+        #expect(try db.pageSize == 16384)
+        #expect(try db.scalarInt("PRAGMA wal_autocheckpoint") == 1024)
+        #expect(1024 * 16384 == Connection.walSizeLimitBytes)
+    }
+
+    /// A new file gets 16 KiB pages, however it is opened for writing; one made elsewhere with
+    /// SQLite's default 4 KiB pages keeps them (and checkpoints after 4,096 of them), its rows
+    /// intact and writable.
+    @Test func aNewFileHasLargePagesAndAnOldFileKeepsItsOwn() throws {
+        var exclusive = Connection.Options()
+        exclusive.exclusiveWhenAlone = true
+        var rollback = Connection.Options()
+        rollback.walMode = false
+        for (name, options) in [("plain", Connection.Options()), ("alone", exclusive), ("rollback", rollback)] {
+            let path = dir.file("new-\(name).sqlite")
+            do { try Connection(path: path, options: options).execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+            #expect(try Connection(path: path).pageSize == Connection.newFilePageSize, "\(name)")
+        }
+        // A 4 KiB file with a table, written by the sqlite3 shell (not by this code).
+        let old = dir.file("old.sqlite")
+        let made = ProcessSpawner.run("/usr/bin/sqlite3", [old, "PRAGMA journal_mode=WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1);"],
+                                      environment: [:])
+        #expect(made.status == 0, "\(made.stderr)")
+        let db = try Connection(path: old)
+        #expect(try db.pageSize == 4096)
+        #expect(try db.scalarInt("PRAGMA wal_autocheckpoint") == 4096)
+        try db.execute("INSERT INTO t VALUES (2)")
+        #expect(try db.scalarInt("SELECT sum(x) FROM t") == 3)
+        // An empty file made elsewhere (no page yet) is new: it gets the large pages.
+        let empty = dir.file("empty.sqlite")
+        #expect(creat(empty, 0o600) >= 0)
+        #expect(try Connection(path: empty).pageSize == Connection.newFilePageSize)
     }
 
     @Test func aLoneConnectionHoldsTheFileUntilItCloses() throws {
