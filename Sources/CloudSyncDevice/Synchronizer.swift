@@ -97,12 +97,14 @@ public final class Synchronizer {
         for _ in 0..<options.maxRounds {
             var cursor: PendingRow?
             var needsAnotherRound = false
+            var next: [PendingItem]?
             while true {
-                let batch = try store.pendingItems(container: container, scope: scope, owner: request.zoneOwner, after: cursor,
-                                                   limit: max(1, min(options.batchSize, 400)))
+                let batch: [PendingItem]
+                if let next { batch = next } else { batch = try pendingItems(after: cursor) }
                 guard let last = batch.last?.row else { break }
                 cursor = last
                 let outcome = try pushBatch(batch, report: &report)
+                next = outcome.next
                 needsAnotherRound = needsAnotherRound || outcome.retry
                 for key in outcome.failed { failedKeys.insert(key) }
                 done += batch.count
@@ -131,6 +133,14 @@ public final class Synchronizer {
     struct BatchOutcome {
         var retry = false
         var failed: [String] = []
+        /// The batch after this one, read while the cloud stored this one.
+        var next: [PendingItem]?
+    }
+
+    /// The next batch of pending records after `cursor` (nil: from the first).
+    func pendingItems(after cursor: PendingRow?) throws(CloudError) -> [PendingItem] {
+        try store.pendingItems(container: container, scope: scope, owner: request.zoneOwner, after: cursor,
+                               limit: max(1, min(options.batchSize, 400)))
     }
 
     /// One pending record prepared for the cloud.
@@ -185,8 +195,23 @@ public final class Synchronizer {
         var encoded: [RecordID: String] = [:]
         encoded.reserveCapacity(items.count)
         for item in items { if let json = item.fieldsJSON { encoded[item.recordID] = json } }
-        let result = saves.isEmpty && deletes.isEmpty
-            ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes, encodedFields: encoded)
+        // While the cloud stores this batch, the next one is read from the device file on another
+        // thread: the two files, two connections, and this thread does not touch the device
+        // until the join. What this batch's answers change (cache rows, pending marks of
+        // conflicts) concerns its own records, which the next batch never holds: a record
+        // pending again after a conflict gets a newer transaction, read by a later batch or
+        // round, as before.
+        let cursor = pending.last?.row
+        let nextBatch = BackgroundJob { () throws(CloudError) -> [PendingItem] in try self.pendingItems(after: cursor) }
+        let result: ModifyResult
+        do {
+            result = saves.isEmpty && deletes.isEmpty
+                ? ModifyResult() : try modifySplitting(saves: saves, deletes: deletes, encodedFields: encoded)
+        } catch {
+            _ = try? nextBatch.join()
+            throw error
+        }
+        outcome.next = try nextBatch.join()
         let now = clock()
         let policy = options.mergePolicy
         // When every record of the batch went through, its pending marks go in one range delete
