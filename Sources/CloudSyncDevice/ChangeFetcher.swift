@@ -204,10 +204,18 @@ public struct ChangeFetcher {
         var checkedEpoch = false
         var missingOnce = false
         summary.zonesFetched += 1
+        // The next page, fetched from the cloud on another thread while this one is applied to
+        // the device file (see `prefetch`).
+        var prefetched: BackgroundJob<ZoneChanges>?
         while true {
             let page: ZoneChanges
             do {
-                page = try fetchZonePage(zoneID, since: token)
+                if let next = prefetched {
+                    prefetched = nil
+                    page = try next.join()
+                } else {
+                    page = try fetchZonePage(zoneID, since: token)
+                }
             } catch let error where error.code == .changeTokenExpired && token != nil {
                 if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
                     try dropEverything(summary: &summary, onEvent: onEvent)
@@ -258,6 +266,7 @@ public struct ChangeFetcher {
                 pushed?.forget(zone: zoneID.zoneName)
             }
             let (changed, encoded, own) = withoutPushedVersions(page)
+            if page.moreComing { prefetched = prefetch(zoneID, since: page.token) }
             try store.apply(CachePage(zoneID: zoneID, changed: changed, deleted: page.deleted.map(\.recordID),
                                       token: page.token, encodedFields: encoded), scope, now: clock(), sink: sink)
             summary.pages += 1
@@ -285,6 +294,19 @@ public struct ChangeFetcher {
             try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
                                        in: request.owned(by: zoneID.ownerRecordName))
         }
+    }
+
+    /// Starts fetching the page after `token` on another thread. It touches only the cloud (a
+    /// `CloudService` serializes its own calls, so an asset download of the page being applied
+    /// may run meanwhile) and the pushed versions, which nothing changes until it is joined:
+    /// every path that forgets them (a zone dropped or reset) runs after the join, with what
+    /// the joined page says. The page the cloud answers depends on the token alone, so it is
+    /// the page the loop would have asked for after applying this one; a failure is thrown by
+    /// the join, where the loop handles it as its own fetch's. A job dropped unjoined (the
+    /// apply threw) is waited for.
+    func prefetch(_ zoneID: ZoneID, since token: ServerChangeToken) -> BackgroundJob<ZoneChanges> {
+        let fetcher = self
+        return BackgroundJob { () throws(CloudError) -> ZoneChanges in try fetcher.fetchZonePage(zoneID, since: token) }
     }
 
     /// The page's changed records (and their encoded fields) less the versions this sync

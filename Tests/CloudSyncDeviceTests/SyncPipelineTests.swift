@@ -2,6 +2,7 @@ import CloudSyncCloud
 import CloudSyncCore
 @testable import CloudSyncDevice
 import Glibc
+import Synchronization
 import TestSupport
 import Testing
 
@@ -91,5 +92,42 @@ struct PipelinedPushTests {
         #expect(try w.store("a").pendingCount(container: w.container) == 0)
         try w.sync("b")
         #expect(try w.contents("b").count == 20)
+    }
+}
+
+/// Notes the thread of every zone-changes fetch.
+final class ThreadNotingCloud: ForwardingCloud, @unchecked Sendable {
+    let threads = Mutex<[pthread_t]>([])
+    override func fetchZoneChanges(_ zone: String, since token: ServerChangeToken?, limit: Int,
+                                   in d: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        threads.withLock { $0.append(pthread_self()) }
+        return try base.fetchZoneChanges(zone, since: token, limit: limit, in: d)
+    }
+}
+
+/// The fetch asks for the next page while the device applies the current one.
+@Suite("ChangeFetcher: the next page fetched while this one is applied")
+struct PrefetchedPageTests {
+    @Test func laterPagesComeFromAnotherThreadAndTheCacheIsTheSame() throws {
+        let w = try DeviceWorld()
+        let laptop = try w.request()
+        _ = try w.cloud.saveZones([ZoneSpec(name: "A")], in: laptop)
+        try w.save((0..<95).map { "r\($0)" }, zone: "A", as: laptop)
+        let noting = ThreadNotingCloud(base: w.cloud)
+        let phone = try w.store("phone")
+        let summary = try ChangeFetcher(cloud: noting, store: phone, request: try w.request(device: "phone"), pageSize: 10).fetch()
+        #expect(summary.changedRecords == 95)
+        #expect(summary.pages == 10)
+        let caller = pthread_self()
+        let threads = noting.threads.withLock { $0 }
+        #expect(threads.count == 10)
+        #expect(threads.first.map { pthread_equal($0, caller) != 0 } == true, "the first page is the caller's")
+        #expect(threads.dropFirst().allSatisfy { pthread_equal($0, caller) == 0 }, "later pages are prefetched")
+        // The same cache as a one-page fetch into another device.
+        let tablet = try w.store("tablet")
+        try ChangeFetcher(cloud: w.cloud, store: tablet, request: try w.request(device: "tablet"), pageSize: 1000).fetch()
+        let scope = CacheScope(container: w.container, scope: .private)
+        #expect(try phone.cachedRecordCount(nil, scope) == 95)
+        #expect(try w.names(phone, zone: "A", laptop) == w.names(tablet, zone: "A", laptop))
     }
 }
