@@ -6,22 +6,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Fails the `failAt`-th modify call (1-based) with a network error, while the push reads its
-/// next batch on another thread.
-final class FailingModifyCloud: ForwardingCloud, @unchecked Sendable {
-    let failAt: Int
-    var calls = 0
-    init(base: any CloudService, failAt: Int) {
-        self.failAt = failAt
-        super.init(base: base)
-    }
-    override func modifyRecords(_ r: ModifyRequest, in d: DatabaseRequest) throws(CloudError) -> ModifyResult {
-        calls += 1
-        if calls == failAt { throw CloudError(.networkUnavailable, "injected: the network went away") }
-        return try base.modifyRecords(r, in: d)
-    }
-}
-
 @Suite("Background job")
 struct BackgroundJobTests {
     @Test func theWorkRunsOnAnotherThreadAndItsValueComesBack() throws {
@@ -77,7 +61,10 @@ struct PipelinedPushTests {
     @Test func aCloudFailureMidPushKeepsTheUnstoredRecordsPendingAndTheStoreUsable() throws {
         let w = try SyncWorld()
         for i in 0..<20 { try w.put("a", "r\(i)", ["i": .int64(Int64(i))]) }
-        let failing = FailingModifyCloud(base: w.world.cloud, failAt: 3)
+        // The third modify call fails, while the push reads its next batch on another thread.
+        let failing = RefusingModifyCloud(base: w.world.cloud) { _, call in
+            call == 3 ? CloudError(.networkUnavailable, "injected: the network went away") : nil
+        }
         do {
             _ = try w.synchronizer("a", cloud: failing, batchSize: 4).sync()
             Issue.record("the sync should fail")

@@ -130,10 +130,12 @@ struct SynchronizerTests {
     @Test func limitExceededSplitsTheBatch() throws {
         let w = try SyncWorld()
         for i in 0..<40 { try w.put("a", "r\(i)", ["i": .int64(Int64(i))]) }
-        let small = SmallBatchCloud(base: w.world.cloud, maxBatch: 7)
+        let small = RefusingModifyCloud(base: w.world.cloud) { r, _ in
+            r.saves.count + r.deletes.count > 7 ? CloudError(.limitExceeded, "too many") : nil
+        }
         let report = try w.synchronizer("a", cloud: small, batchSize: 40).sync()
         #expect(report.savedRecords == 40)
-        #expect(small.rejected > 0)
+        #expect(small.refused > 0)
         try w.sync("b")
         #expect(try w.contents("b").count == 40)
     }
@@ -231,16 +233,19 @@ struct SynchronizerTests {
     }
 }
 
-/// Rejects modify calls larger than `maxBatch` with limitExceeded, as a server might.
-final class SmallBatchCloud: ForwardingCloud, @unchecked Sendable {
-    let maxBatch: Int
-    var rejected = 0
-    init(base: any CloudService, maxBatch: Int) {
-        self.maxBatch = maxBatch
+/// Refuses a modify call when `refusal` (given the call and its 1-based number) returns an
+/// error, as a server might: too large a batch, a network gone away.
+final class RefusingModifyCloud: ForwardingCloud, @unchecked Sendable {
+    let refusal: (ModifyRequest, Int) -> CloudError?
+    var calls = 0
+    var refused = 0
+    init(base: any CloudService, refusal: @escaping (ModifyRequest, Int) -> CloudError?) {
+        self.refusal = refusal
         super.init(base: base)
     }
     override func modifyRecords(_ r: ModifyRequest, in d: DatabaseRequest) throws(CloudError) -> ModifyResult {
-        if r.saves.count + r.deletes.count > maxBatch { rejected += 1; throw CloudError(.limitExceeded, "too many") }
+        calls += 1
+        if let error = refusal(r, calls) { refused += 1; throw error }
         return try base.modifyRecords(r, in: d)
     }
 }
