@@ -14,7 +14,9 @@ public protocol KnownRecordVersions: AnyObject {
 /// sends it whole. Carried as a task-local value so that wrappers (`RetryingCloud`,
 /// `FaultInjectingCloud`) and `CloudService` stay as they are.
 public enum KnownVersionsHint {
-    /// The box the task-local value holds (read and written on one thread only).
+    /// The box the task-local value holds. Set by the thread that fetches; the versions it
+    /// holds are only read while a fetch runs (a page prefetched on another thread reads them
+    /// while the caller reads them too; nothing writes them until that thread is joined).
     public final class Box: @unchecked Sendable {
         let known: any KnownRecordVersions
         init(_ known: any KnownRecordVersions) { self.known = known }

@@ -13,6 +13,10 @@ import CloudSyncCloud
 /// Only sound while the base the push wrote is still there: whoever drops a zone's base
 /// (`ChangeFetcher` on a deleted, expired or replaced zone, `Synchronizer.recreateZone`) calls
 /// `forget`, and the record is then applied as usual.
+///
+/// Written only between fetches (`note` by the push, `forget` when a base is dropped): a page
+/// prefetched on another thread (`ChangeFetcher.prefetch`) reads it while the fetcher reads it
+/// too, and both are joined before anything writes it.
 final class PushedVersions: KnownRecordVersions {
     private var tags: [String: [String: String]] = [:]
 
