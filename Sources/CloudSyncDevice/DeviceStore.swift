@@ -22,13 +22,16 @@ public final class DeviceStore {
     /// - Parameters:
     ///   - path: the device file, created when missing.
     ///   - exclusiveWhenAlone: hold the file's lock while open when no other process has it open
-    ///     (see `Connection.Options.exclusiveWhenAlone`): for short read-mostly commands only.
+    ///     (see `Connection.Options.exclusiveWhenAlone`), and read its pages through a memory map
+    ///     (`Connection.Options.memoryMapBytes`, up to `briefMemoryMapBytes`): for short
+    ///     read-mostly commands only.
     public init(path: String, exclusiveWhenAlone: Bool = false) throws(CloudError) {
         self.path = path
         var options = Connection.Options()
         options.fileMode = 0o600
         options.create = false
         options.exclusiveWhenAlone = exclusiveWhenAlone
+        if exclusiveWhenAlone { options.memoryMapBytes = DeviceStore.briefMemoryMapBytes }
         do {
             var info = stat()
             if stat(path, &info) != 0 {
@@ -53,6 +56,10 @@ public final class DeviceStore {
     }
 
     /// The conventional location of a device file under `home`.
+    /// How much of the device file a short read-mostly command maps (the pages it reads; a
+    /// larger file is read past this size as usual).
+    public static let briefMemoryMapBytes: Int64 = 256 << 20
+
     public static func defaultPath(home: String, account: String, device: String) -> String {
         "\(home)/devices/\(account)/\(device).sqlite"
     }

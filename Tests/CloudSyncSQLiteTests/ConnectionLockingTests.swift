@@ -68,6 +68,24 @@ struct ConnectionLockingTests {
         #expect(try Connection(path: empty).pageSize == Connection.newFilePageSize)
     }
 
+    /// A connection asked to map the file reads its pages through the map, and sees what
+    /// another connection commits after it opened; by default nothing is mapped.
+    @Test func aMappedConnectionReadsWhatOthersCommit() throws {
+        let path = dir.file("mapped.sqlite")
+        let writer = try Connection(path: path)
+        try writer.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        #expect(try writer.scalarInt("PRAGMA mmap_size") == 0)
+        var mapped = Connection.Options()
+        mapped.memoryMapBytes = 1 << 20
+        let reader = try Connection(path: path, options: mapped)
+        #expect(try reader.scalarInt("PRAGMA mmap_size") == 1 << 20)
+        #expect(try count(reader) == 1)
+        try writer.execute("INSERT INTO t SELECT x + 1 FROM t; INSERT INTO t SELECT x + 2 FROM t")
+        _ = try writer.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(try count(reader) == 4)
+        #expect(try reader.scalarInt("SELECT sum(x) FROM t") == 1 + 2 + 3 + 4)
+    }
+
     @Test func aLoneConnectionHoldsTheFileUntilItCloses() throws {
         let path = dir.file("alone.sqlite")
         do { try Connection(path: path).execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
