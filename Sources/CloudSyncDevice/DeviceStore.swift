@@ -55,11 +55,11 @@ public final class DeviceStore {
         }
     }
 
-    /// The conventional location of a device file under `home`.
     /// How much of the device file a short read-mostly command maps (the pages it reads; a
     /// larger file is read past this size as usual).
     public static let briefMemoryMapBytes: Int64 = 256 << 20
 
+    /// The conventional location of a device file under `home`.
     public static func defaultPath(home: String, account: String, device: String) -> String {
         "\(home)/devices/\(account)/\(device).sqlite"
     }

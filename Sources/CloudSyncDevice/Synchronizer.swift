@@ -197,10 +197,8 @@ public final class Synchronizer {
         for item in items { if let json = item.fieldsJSON { encoded[item.recordID] = json } }
         // While the cloud stores this batch, the next one is read from the device file on another
         // thread: the two files, two connections, and this thread does not touch the device
-        // until the join. What this batch's answers change (cache rows, pending marks of
-        // conflicts) concerns its own records, which the next batch never holds: a record
-        // pending again after a conflict gets a newer transaction, read by a later batch or
-        // round, as before.
+        // until the join. The early read is dropped (and done again) when this batch's
+        // transaction may have made its cached versions stale: see the end of this function.
         let cursor = pending.last?.row
         let nextBatch = BackgroundJob { () throws(CloudError) -> [PendingItem] in try self.pendingItems(after: cursor) }
         let result: ModifyResult
@@ -293,6 +291,17 @@ public final class Synchronizer {
             .map(\.key.zoneID.zoneName))
         for zone in lostZones.sorted() {
             try recreateZone(zone, report: &report)
+        }
+        // The batch read early holds each record's cached cloud version as it was before this
+        // batch's transaction. That is stale when this batch changed the cache beyond its saves
+        // (an error: a conflict resolved, a zone recreated and its cache dropped), or when a
+        // record of this batch was edited again meanwhile and so is in the next batch too (its
+        // cache row is the version just saved): then the next batch is read again, as the serial
+        // loop did.
+        if let next = outcome.next, !result.errors.isEmpty || next.contains(where: {
+            itemIndex[LocalRecordKey(zoneName: $0.row.zoneName, recordName: $0.row.recordName)] != nil
+        }) {
+            outcome.next = nil
         }
         return outcome
     }
