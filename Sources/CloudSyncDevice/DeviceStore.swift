@@ -21,17 +21,17 @@ public final class DeviceStore {
     /// than silently started over.
     /// - Parameters:
     ///   - path: the device file, created when missing.
-    ///   - exclusiveWhenAlone: hold the file's lock while open when no other process has it open
-    ///     (see `Connection.Options.exclusiveWhenAlone`), and read its pages through a memory map
-    ///     (`Connection.Options.memoryMapBytes`, up to `briefMemoryMapBytes`): for short
-    ///     read-mostly commands only.
-    public init(path: String, exclusiveWhenAlone: Bool = false) throws(CloudError) {
+    ///   - briefly: for a short read-mostly command only: hold the file's lock while open when no
+    ///     other process has it open (`Connection.Options.exclusiveWhenAlone`), and read its pages
+    ///     through a memory map (`Connection.Options.memoryMapBytes`, up to
+    ///     `briefMemoryMapBytes`).
+    public init(path: String, briefly: Bool = false) throws(CloudError) {
         self.path = path
         var options = Connection.Options()
         options.fileMode = 0o600
         options.create = false
-        options.exclusiveWhenAlone = exclusiveWhenAlone
-        if exclusiveWhenAlone { options.memoryMapBytes = DeviceStore.briefMemoryMapBytes }
+        options.exclusiveWhenAlone = briefly
+        if briefly { options.memoryMapBytes = DeviceStore.briefMemoryMapBytes }
         do {
             var info = stat()
             if stat(path, &info) != 0 {

@@ -34,7 +34,7 @@ public final class Connection {
         /// mmap_size`; 0: SQLite reads each page with a system call into its page cache). For
         /// short-lived, read-mostly processes: a 16 KiB page a lookup touches costs a page fault
         /// on what it reads instead of a read and a copy of the whole page, which made `otp code`
-        /// about 6 % faster. SQLite's caveat applies: an I/O error on a mapped page is a signal,
+        /// 6-16 % faster. SQLite's caveat applies: an I/O error on a mapped page is a signal,
         /// not an error code (this program never shrinks a database file while it is open).
         public var memoryMapBytes: Int64 = 0
         /// File mode for the database file and its `-wal`, `-shm` and `-journal` files (0600 for
@@ -79,16 +79,13 @@ public final class Connection {
     /// page size (a WAL file cannot change it).
     public static let newFilePageSize = 16384
 
-    /// WAL bytes after which a commit checkpoints (SQLite's default is 1,000 pages, 4 MB with
-    /// 4 KiB pages): as much as the trimmed WAL holds. Each checkpoint syncs the WAL and the
-    /// database file and copies pages a burst of commits keeps rewriting (a b-tree's right edge,
-    /// its index): a pull of 100,000 records ran about 7 % faster with checkpoints four times
-    /// rarer.
-    public static let walAutocheckpointBytes = walSizeLimitBytes
-
-    /// `walAutocheckpointBytes` in pages of `pageSize` bytes.
+    /// WAL pages of `pageSize` bytes after which a commit checkpoints: as many as the trimmed WAL
+    /// holds (`walSizeLimitBytes`; SQLite's default is 1,000 pages, 4 MB with 4 KiB pages). Each
+    /// checkpoint syncs the WAL and the database file and copies pages a burst of commits keeps
+    /// rewriting (a b-tree's right edge, its index): a pull of 100,000 records ran about 7 %
+    /// faster with checkpoints four times rarer.
     public static func walAutocheckpointPages(pageSize: Int) -> Int32 {
-        Int32(walAutocheckpointBytes / max(pageSize, 512))
+        Int32(walSizeLimitBytes / max(pageSize, 512))
     }
 
     /// Applies process-wide SQLite settings once, before the first connection initializes the
@@ -191,18 +188,12 @@ public final class Connection {
     /// The number of tables, indexes, views and triggers: the first read of a connection, which
     /// is what detects a file that is not a database; 0 for a new file.
     private func schemaEntryCount() throws(SQLiteError) -> Int64 {
-        let statement = try Statement(connection: self, sql: "SELECT count(*) FROM sqlite_master")
-        guard try statement.step() else { return 0 }
-        return statement.int64(0)
+        try scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
     }
 
     /// The database's page size in bytes (`PRAGMA page_size`).
     public var pageSize: Int {
-        get throws(SQLiteError) {
-            let statement = try Statement(connection: self, sql: "PRAGMA page_size")
-            guard try statement.step() else { return 4096 }
-            return Int(statement.int64(0))
-        }
+        get throws(SQLiteError) { Int(try scalarInt("PRAGMA page_size") ?? 4096) }
     }
 
     /// The connection's locking mode: `normal` or `exclusive`.

@@ -78,18 +78,19 @@ extension CommandContext {
     /// Opens this device's store without touching the cloud (creating it, mode 0600, in a
     /// 0700 folder), once per invocation.
     public func deviceStore() throws -> DeviceStore {
-        try deviceStore(exclusiveWhenAlone: false)
+        try deviceStore(briefly: false)
     }
 
-    /// The device's store, opened once per invocation; `exclusiveWhenAlone` (for short,
-    /// read-mostly commands such as `otp code`) holds its lock while open when no other process
-    /// has it open, which spares the shared-memory set-up. It applies only if this invocation
-    /// opens the store first.
-    public func deviceStore(exclusiveWhenAlone: Bool) throws -> DeviceStore {
+    /// The device's store, opened once per invocation; `briefly` (for short, read-mostly
+    /// commands such as `otp code`) holds its lock while open when no other process has it
+    /// open, which spares the shared-memory set-up, and maps the file (see
+    /// `DeviceStore.init(path:briefly:)`). It applies only if this invocation opens the store
+    /// first.
+    public func deviceStore(briefly: Bool) throws -> DeviceStore {
         try memoized("cloudsync.deviceStore") {
             let path = settings.deviceStorePath
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
-            return try DeviceStore(path: path, exclusiveWhenAlone: exclusiveWhenAlone)
+            return try DeviceStore(path: path, briefly: briefly)
         }
     }
 

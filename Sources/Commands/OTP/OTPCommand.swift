@@ -53,7 +53,7 @@ public enum OTPCommand {
     /// `briefly`: the command is short and only reads (or bumps one counter), so the device file
     /// may be held exclusively while it runs when nothing else has it open (a faster open).
     static func tokens(_ context: CommandContext, briefly: Bool = false) throws -> OTPTokenStore {
-        OTPTokenStore(store: try context.deviceStore(exclusiveWhenAlone: briefly), container: context.settings.container,
+        OTPTokenStore(store: try context.deviceStore(briefly: briefly), container: context.settings.container,
                       device: context.settings.device)
     }
 
