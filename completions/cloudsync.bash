@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe share schema keys message otp serve token login tour whoami cloud repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store kv subscribe share schema keys message otp serve token admin login tour whoami cloud repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -55,7 +55,7 @@ __cloudsync_table() {
     'schema') subs='export validate import diff deploy reset init show' ;;
     'schema export') opts='--output' valopts='--output -o' ;;
     'schema import') opts='--dry-run' ;;
-    'schema deploy') opts='--dry-run' ;;
+    'schema deploy') opts='--dry-run --allow-wider-grants' ;;
     'schema reset') opts='--yes' ;;
     'schema init') opts='--dry-run' ;;
     'keys') subs='unlock lock status passphrase identity show trust rotate export-identity' ;;
@@ -77,7 +77,9 @@ __cloudsync_table() {
     'otp sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
     'serve') opts='--listen --tls-cert --tls-key --max-connections --max-requests --log' valopts='--listen --tls-cert --tls-key --max-connections --max-requests --log' ;;
     'token') subs='create list revoke add-key' ;;
-    'token add-key') opts='--public-key' valopts='--public-key' ;;
+    'token create') opts='--admin' ;;
+    'token add-key') opts='--public-key --admin' valopts='--public-key' ;;
+    'admin') subs='add list remove' ;;
     'tour') opts='--keep' ;;
     'cloud') subs='check copy' ;;
     'cloud copy') opts='--from --to --force' valopts='--from --to' ;;

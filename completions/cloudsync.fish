@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'share' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'share' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'admin' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -35,6 +35,8 @@ function __cloudsync_subcommands --argument-names path
             printf '%s\n' 'add' 'code' 'verify' 'list' 'show' 'rename' 'remove' 'import' 'export' 'sync'
         case 'token'
             printf '%s\n' 'create' 'list' 'revoke' 'add-key'
+        case 'admin'
+            printf '%s\n' 'add' 'list' 'remove'
         case 'cloud'
             printf '%s\n' 'check' 'copy'
     end
@@ -253,6 +255,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'message' -d 'Send and read
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'otp' -d 'Manage 2FA tokens (TOTP, HOTP, Steam) and sync them between devices.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'serve' -d 'Serve the cloud over HTTP in the CloudKit Web Services protocol.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'token' -d 'Create, list and revoke the tokens and keys of \'cloudsync serve\'.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'admin' -d 'Name the accounts that administer the container (schema import, deploy, reset).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'login' -d 'Store the token of a cloudsync server (read from stdin or asked).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'whoami' -d 'Show the account, device, container and cloud this command line acts as.'
@@ -536,6 +539,7 @@ complete -c cloudsync -n '__cloudsync_arg \'schema diff\' 0' -F -d 'The .ckdb fi
 
 # cloudsync schema deploy
 complete -c cloudsync -n '__cloudsync_at \'schema deploy\'' -l dry-run -d 'Show what would change and change nothing.'
+complete -c cloudsync -n '__cloudsync_at \'schema deploy\'' -l allow-wider-grants -d 'Deploy grants that widen who may create or write production records.'
 
 # cloudsync schema reset
 complete -c cloudsync -n '__cloudsync_at \'schema reset\'' -s y -l yes -d 'Confirm; required.'
@@ -684,11 +688,12 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the 
 
 # cloudsync token
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'create' -d 'Print a new token for --account (shown once).'
-complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'list' -d 'List tokens and keys: ID, account, kind, created, last used.'
+complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'list' -d 'List tokens and keys: ID, account, kind, role, created, last used.'
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'revoke' -d 'Revoke a token or key by ID.'
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'add-key' -d 'Register a server-to-server key (ECDSA P-256) for --account; print its key ID.'
 
 # cloudsync token create
+complete -c cloudsync -n '__cloudsync_at \'token create\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container).'
 
 # cloudsync token list
 
@@ -696,6 +701,18 @@ complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'add-key' -d 'Register
 
 # cloudsync token add-key
 complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l public-key -r -F -d 'The PEM public key (openssl ec -pubout).'
+complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container).'
+
+# cloudsync admin
+complete -c cloudsync -n '__cloudsync_arg \'admin\' 0' -a 'add' -d 'Make an account an administrator of the container (as --account, an administrator).'
+complete -c cloudsync -n '__cloudsync_arg \'admin\' 0' -a 'list' -d 'List the container\'s administrators.'
+complete -c cloudsync -n '__cloudsync_arg \'admin\' 0' -a 'remove' -d 'End an account\'s administration of the container (as --account, an administrator).'
+
+# cloudsync admin add
+
+# cloudsync admin list
+
+# cloudsync admin remove
 
 # cloudsync login
 

@@ -221,6 +221,18 @@ public protocol CloudStorageTransaction {
     func deleteCredential(id: String) throws -> Bool
     /// Records when a credential last authenticated a request.
     func setCredentialLastUsed(id: String, at time: Int64) throws
+
+    // MARK: Administrators and used signatures
+
+    /// The accounts that administer a container (its base identifier, both environments), by name.
+    func containerAdministrators(container: String) throws -> [String]
+    /// Makes `account` an administrator of `container`; false when it was one already.
+    func addContainerAdministrator(_ account: String, container: String, now: Int64) throws -> Bool
+    /// Ends `account`'s administration of `container`; false when it was none.
+    func removeContainerAdministrator(_ account: String, container: String) throws -> Bool
+    /// Remembers a signed request's signature (its hash) until `expires` (ms since 1970); false
+    /// when it was remembered already (a replay). Forgets the expired ones on the way.
+    func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool
 }
 
 extension CloudStorageTransaction {

@@ -146,8 +146,13 @@ public struct CredentialRow: Sendable, Hashable {
     public var created: Int64
     /// When it last authenticated a request (to the minute), or nil.
     public var lastUsed: Int64?
+    /// Whether it carries the administrator role: container-wide acts (schema import, deploy and
+    /// reset) on every container of the server (`token create --admin`).
+    public var isAdmin: Bool
 
-    public init(id: String, account: String, kind: CredentialKind, secret: String, created: Int64, lastUsed: Int64? = nil) {
+    public init(id: String, account: String, kind: CredentialKind, secret: String, created: Int64, lastUsed: Int64? = nil,
+                isAdmin: Bool = false) {
+        self.isAdmin = isAdmin
         self.id = id
         self.account = account
         self.kind = kind

@@ -13,3 +13,23 @@ extension SQLiteCloudSchema {
     CREATE INDEX credentials_by_secret ON credentials(kind, secret);
     """
 }
+
+extension SQLiteCloudSchema {
+    /// Version 8: the administrator role (issue 25): credentials that carry it, the accounts that
+    /// administer each container, and the signatures of server-to-server requests already
+    /// accepted (until their 5-minute window closes), so a captured request cannot be replayed.
+    static let version8 = """
+    ALTER TABLE credentials ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE container_admins(
+        container TEXT NOT NULL,
+        account TEXT NOT NULL,
+        added_ms INTEGER NOT NULL,
+        PRIMARY KEY(container, account)
+    ) WITHOUT ROWID;
+    CREATE TABLE used_signatures(
+        hash TEXT PRIMARY KEY,
+        expires_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX used_signatures_by_expiry ON used_signatures(expires_ms);
+    """
+}

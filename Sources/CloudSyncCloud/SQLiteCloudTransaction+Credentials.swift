@@ -1,18 +1,20 @@
 import CloudSyncCore
 import CloudSyncSQLite
 
-/// The credentials of `cloudsync serve` (version 5 of the cloud file).
+/// The credentials of `cloudsync serve` (versions 6 and 8 of the cloud file).
 extension SQLiteCloudTransaction {
-    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms"
+    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin"
 
     static func credentialRow(_ row: Statement) -> CredentialRow {
         CredentialRow(id: row.string(0), account: row.string(1), kind: CredentialKind(rawValue: row.string(2)) ?? .token,
-                      secret: row.string(3), created: row.int64(4), lastUsed: row.isNull(5) ? nil : row.int64(5))
+                      secret: row.string(3), created: row.int64(4), lastUsed: row.isNull(5) ? nil : row.int64(5),
+                      isAdmin: row.int64(6) != 0)
     }
 
     func insertCredential(_ row: CredentialRow) throws {
-        try connection.run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?)",
-                           row.id, row.account, row.kind.rawValue, row.secret, row.created, row.lastUsed)
+        try connection.run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           row.id, row.account, row.kind.rawValue, row.secret, row.created, row.lastUsed,
+                           Int64(row.isAdmin ? 1 : 0))
     }
 
     func credential(id: String) throws -> CredentialRow? {
@@ -35,5 +37,26 @@ extension SQLiteCloudTransaction {
 
     func setCredentialLastUsed(id: String, at time: Int64) throws {
         try connection.run("UPDATE credentials SET last_used_ms=? WHERE id=?", time, id)
+    }
+
+    func containerAdministrators(container: String) throws -> [String] {
+        try connection.query("SELECT account FROM container_admins WHERE container=? ORDER BY account", [container]) { $0.string(0) }
+    }
+
+    func addContainerAdministrator(_ account: String, container: String, now: Int64) throws -> Bool {
+        try connection.run("INSERT OR IGNORE INTO container_admins(container, account, added_ms) VALUES (?, ?, ?)",
+                           container, account, now)
+        return connection.changes > 0
+    }
+
+    func removeContainerAdministrator(_ account: String, container: String) throws -> Bool {
+        try connection.run("DELETE FROM container_admins WHERE container=? AND account=?", container, account)
+        return connection.changes > 0
+    }
+
+    func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {
+        try connection.run("DELETE FROM used_signatures WHERE expires_ms < ?", now)
+        try connection.run("INSERT OR IGNORE INTO used_signatures(hash, expires_ms) VALUES (?, ?)", hash, expires)
+        return connection.changes > 0
     }
 }

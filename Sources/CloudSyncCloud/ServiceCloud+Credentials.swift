@@ -6,19 +6,20 @@ import CloudSyncCrypto
 /// server-to-server public keys.
 extension ServiceCloud {
     /// A new token for `account`: the row stored (its ID and the token's hash) and the token
-    /// itself, which is shown once and never stored.
-    public func createToken(account: String) throws(CloudError) -> (credential: CredentialRow, token: String) {
+    /// itself, which is shown once and never stored. `admin` gives it the administrator role.
+    public func createToken(account: String, admin: Bool = false) throws(CloudError) -> (credential: CredentialRow, token: String) {
         let token = "cst_" + Hex.encode(SecureRandom.bytes(32))
         let row = CredentialRow(id: "tok_" + Hex.encode(SecureRandom.bytes(8)), account: account, kind: .token,
-                                secret: Self.tokenHash(token), created: clock())
+                                secret: Self.tokenHash(token), created: clock(), isAdmin: admin)
         try write { tx in try tx.insertCredential(row) }
         return (row, token)
     }
 
     /// Registers a server-to-server public key (PEM) for `account`; its ID is the SHA-256 (hex)
-    /// of the PEM's key bytes. The same key twice is `alreadyExists`.
-    public func addServerKey(account: String, publicKeyPEM: String, keyID: String) throws(CloudError) -> CredentialRow {
-        let row = CredentialRow(id: keyID, account: account, kind: .serverKey, secret: publicKeyPEM, created: clock())
+    /// of the PEM's key bytes. The same key twice is `alreadyExists`. `admin` gives it the
+    /// administrator role.
+    public func addServerKey(account: String, publicKeyPEM: String, keyID: String, admin: Bool = false) throws(CloudError) -> CredentialRow {
+        let row = CredentialRow(id: keyID, account: account, kind: .serverKey, secret: publicKeyPEM, created: clock(), isAdmin: admin)
         return try write { tx in
             if try tx.credential(id: keyID) != nil {
                 throw CloudError(.constraintViolation, "key \(keyID) is registered already")

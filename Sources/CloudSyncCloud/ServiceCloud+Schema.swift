@@ -5,9 +5,10 @@ extension ServiceCloud: SchemaService {
         try read { tx in try effectiveSchema(environment.storageContainer(container), tx) }
     }
 
-    public func importSchema(_ schema: CloudSchema, container: String, dryRun: Bool) throws(CloudError) -> SchemaDiff {
+    public func importSchema(_ schema: CloudSchema, container: String, dryRun: Bool, by caller: Caller) throws(CloudError) -> SchemaDiff {
         let key = CloudEnvironment.development.storageContainer(container)
         let diff = try write { tx in
+            if !dryRun { try requireAdministrator(caller, of: container, act: "importing the schema", tx) }
             let diff = SchemaDiff(from: try effectiveSchema(key, tx), to: schema)
             if !dryRun { try storeSchema(schema, key: key, tx) }
             return diff
@@ -16,11 +17,13 @@ extension ServiceCloud: SchemaService {
         return diff
     }
 
-    public func deploySchema(container: String, dryRun: Bool) throws(CloudError) -> SchemaDeployCheck {
+    public func deploySchema(container: String, dryRun: Bool, allowWiderGrants: Bool,
+                             by caller: Caller) throws(CloudError) -> SchemaDeployCheck {
         let check = try write { tx in
+            if !dryRun { try requireAdministrator(caller, of: container, act: "deploying the schema", tx) }
             let development = try effectiveSchema(CloudEnvironment.development.storageContainer(container), tx)
             let production = try effectiveSchema(CloudEnvironment.production.storageContainer(container), tx)
-            let check = SchemaDeployCheck(development: development, production: production)
+            let check = SchemaDeployCheck(development: development, production: production, allowWiderGrants: allowWiderGrants)
             if check.isAllowed && !dryRun {
                 try storeSchema(development, key: CloudEnvironment.production.storageContainer(container), tx)
             }
@@ -30,9 +33,10 @@ extension ServiceCloud: SchemaService {
         return check
     }
 
-    public func resetDevelopment(container: String) throws(CloudError) {
+    public func resetDevelopment(container: String, by caller: Caller) throws(CloudError) {
         let key = CloudEnvironment.development.storageContainer(container)
         try write { tx in
+            try requireAdministrator(caller, of: container, act: "resetting development", tx)
             for db in try tx.databases(container: key) {
                 for zone in try tx.liveZones(dbID: db.id) {
                     try tx.deleteZone(zone, dbID: db.id, purge: false, dbSeq: try tx.nextDatabaseSeq(db.id))

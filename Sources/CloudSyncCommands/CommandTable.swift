@@ -59,6 +59,7 @@ public enum CommandTable {
         registry.register("otp") { OTPCommand.spec }
         registry.register("serve") { ServeCommand.spec }
         registry.register("token") { TokenCommand.spec }
+        registry.register("admin") { AdminCommand.spec }
         registry.register("login") { LoginCommand.spec }
         registry.register("tour") { TourCommand.spec }
         registry.register("whoami") { WhoamiCommand.spec }

@@ -19,10 +19,27 @@ enum PostgresCloudSchema {
         Migrator.Step(version: 2, sql: version2),
         Migrator.Step(version: 3, sql: version3),
         Migrator.Step(version: 4, sql: version4),
+        Migrator.Step(version: 5, sql: version5),
     ]
 
     /// The version this build writes.
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Version 5: the administrator role and used signatures (issue 25), as the file's version 8.
+    static let version5 = """
+    ALTER TABLE credentials ADD COLUMN admin boolean NOT NULL DEFAULT false;
+    CREATE TABLE container_admins(
+        container text COLLATE "C" NOT NULL,
+        account text COLLATE "C" NOT NULL,
+        added_ms bigint NOT NULL,
+        PRIMARY KEY(container, account)
+    );
+    CREATE TABLE used_signatures(
+        hash text COLLATE "C" PRIMARY KEY,
+        expires_ms bigint NOT NULL
+    );
+    CREATE INDEX used_signatures_by_expiry ON used_signatures(expires_ms);
+    """
 
     /// Version 4: zone shares (issue 18), as the file's version 7: `shares` and
     /// `share_participants` in the owner's database, `shared_zones` in each participant's

@@ -1,20 +1,21 @@
 import CloudSyncCloud
 import CloudSyncPostgres
 
-/// The credentials `cloudsync serve` checks (`credentials`, ladder version 3): token hashes and
+/// The credentials `cloudsync serve` checks (`credentials`, ladder versions 3 and 5): token hashes and
 /// server-to-server public keys, the same rows as the embedded cloud's file keeps.
 extension PostgresCloudTransaction {
-    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms"
+    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin"
 
     static func credentialRow(_ row: PostgresRow) throws -> CredentialRow {
         CredentialRow(id: try row.text(0), account: try row.text(1), kind: CredentialKind(rawValue: try row.text(2)) ?? .token,
-                      secret: try row.text(3), created: try row.int64(4), lastUsed: row[5].int64)
+                      secret: try row.text(3), created: try row.int64(4), lastUsed: row[5].int64,
+                      isAdmin: row[6].bool ?? false)
     }
 
     func insertCredential(_ row: CredentialRow) throws {
-        try run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES ($1, $2, $3, $4, $5, $6)",
+        try run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [.text(row.id), .text(row.account), .text(row.kind.rawValue), .text(row.secret), .int64(row.created),
-                 row.lastUsed.map { .int64($0) } ?? .null])
+                 row.lastUsed.map { .int64($0) } ?? .null, .bool(row.isAdmin)])
     }
 
     func credential(id: String) throws -> CredentialRow? {
@@ -36,5 +37,25 @@ extension PostgresCloudTransaction {
 
     func setCredentialLastUsed(id: String, at time: Int64) throws {
         try run("UPDATE credentials SET last_used_ms=$1 WHERE id=$2", [.int64(time), .text(id)])
+    }
+
+    func containerAdministrators(container: String) throws -> [String] {
+        try run("SELECT account FROM container_admins WHERE container=$1 ORDER BY account", [.text(container)]).rows
+            .map { try $0.text(0) }
+    }
+
+    func addContainerAdministrator(_ account: String, container: String, now: Int64) throws -> Bool {
+        try run("INSERT INTO container_admins(container, account, added_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                [.text(container), .text(account), .int64(now)]).affectedRows > 0
+    }
+
+    func removeContainerAdministrator(_ account: String, container: String) throws -> Bool {
+        try run("DELETE FROM container_admins WHERE container=$1 AND account=$2", [.text(container), .text(account)]).affectedRows > 0
+    }
+
+    func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {
+        try run("DELETE FROM used_signatures WHERE expires_ms < $1", [.int64(now)])
+        return try run("INSERT INTO used_signatures(hash, expires_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                       [.text(hash), .int64(expires)]).affectedRows > 0
     }
 }

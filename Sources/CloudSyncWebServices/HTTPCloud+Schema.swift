@@ -1,9 +1,10 @@
 import CloudSyncCloud
 import CloudSyncCore
 
-/// Schema administration over the `schema/…` extension endpoints of `cloudsync serve`. The calls
-/// name no account: they go as the account signed in through this client (the CLI's
-/// `--account`), else `configuration.schemaAccount`.
+/// Schema administration over the `schema/…` extension endpoints of `cloudsync serve`. Import,
+/// deploy and reset go as the caller's account (whose credential the server checks for the
+/// administrator role: the caller's standing is the server's to judge, not the client's); export
+/// goes as the account signed in through this client, else `configuration.schemaAccount`.
 extension HTTPCloud: SchemaService {
     /// The login name the schema calls are sent as.
     func schemaAccountName() throws(CloudError) -> String {
@@ -12,9 +13,11 @@ extension HTTPCloud: SchemaService {
         throw CloudError(.notAuthenticated, "no account has signed in through this client to administer the schema")
     }
 
-    func schemaCall(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment,
+    func schemaCall(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment, as account: String? = nil,
                     _ body: JSONValue) throws(CloudError) -> JSONValue {
-        let reply = try send(endpoint, container: container, environment: environment, scope: .private, account: try schemaAccountName(),
+        var name = account ?? ""
+        if account == nil { name = try schemaAccountName() }
+        let reply = try send(endpoint, container: container, environment: environment, scope: .private, account: name,
                              device: nil, body: Array(body.serialized().utf8))
         return try Self.parse(reply)
     }
@@ -28,17 +31,20 @@ extension HTTPCloud: SchemaService {
         }
     }
 
-    public func importSchema(_ schema: CloudSchema, container: String, dryRun: Bool) throws(CloudError) -> SchemaDiff {
+    public func importSchema(_ schema: CloudSchema, container: String, dryRun: Bool, by caller: Caller) throws(CloudError) -> SchemaDiff {
         let body = JSONValue.object([("schema", .string(SchemaPrinter.print(schema))), ("dryRun", .bool(dryRun))])
-        return try SchemaCodec.decodeDiff(try schemaCall(.schemaImport, container: container, environment: .development, body))
+        return try SchemaCodec.decodeDiff(try schemaCall(.schemaImport, container: container, environment: .development,
+                                                         as: caller.account, body))
     }
 
-    public func deploySchema(container: String, dryRun: Bool) throws(CloudError) -> SchemaDeployCheck {
-        let body = JSONValue.object([("dryRun", .bool(dryRun))])
-        return try SchemaCodec.decodeCheck(try schemaCall(.schemaDeploy, container: container, environment: .development, body))
+    public func deploySchema(container: String, dryRun: Bool, allowWiderGrants: Bool,
+                             by caller: Caller) throws(CloudError) -> SchemaDeployCheck {
+        let body = JSONValue.object([("dryRun", .bool(dryRun)), ("allowWiderGrants", .bool(allowWiderGrants))])
+        return try SchemaCodec.decodeCheck(try schemaCall(.schemaDeploy, container: container, environment: .development,
+                                                          as: caller.account, body))
     }
 
-    public func resetDevelopment(container: String) throws(CloudError) {
-        _ = try schemaCall(.schemaReset, container: container, environment: .development, .object([]))
+    public func resetDevelopment(container: String, by caller: Caller) throws(CloudError) {
+        _ = try schemaCall(.schemaReset, container: container, environment: .development, as: caller.account, .object([]))
     }
 }

@@ -139,6 +139,9 @@ enum SchemaCodec {
         case .fieldTypeChanged(let t, let f, let from, let to):
             out = [("violation", .string("fieldTypeChanged")), ("recordType", .string(t)), ("fieldName", .string(f)),
                    ("from", type(from)), ("to", type(to))]
+        case .grantWidened(let t, let r, let p):
+            out = [("violation", .string("grantWidened")), ("recordType", .string(t)), ("role", .string(r.rawValue)),
+                   ("permission", .string(p.rawValue))]
         }
         out.append(("text", .string(violation.description)))
         return .object(out)
@@ -152,14 +155,19 @@ enum SchemaCodec {
         case "fieldRemoved": return .fieldRemoved(recordType: recordType, field: fieldName)
         case "fieldTypeChanged":
             return .fieldTypeChanged(recordType: recordType, field: fieldName, from: try decodeType(json["from"]), to: try decodeType(json["to"]))
+        case "grantWidened":
+            guard let role = json["role"]?.stringValue, let permission = json["permission"]?.stringValue.flatMap(SchemaPermission.init) else {
+                throw malformed("a grantWidened violation needs its role and permission")
+            }
+            return .grantWidened(recordType: recordType, role: SchemaRole(role), permission: permission)
         default: throw malformed("unknown deploy violation")
         }
     }
 
-    /// `{changes, violations, deployed}`.
+    /// `{changes, violations, widerGrants, deployed}`.
     static func encodeCheck(_ check: SchemaDeployCheck, deployed: Bool) -> JSONValue {
         .object([("changes", .array(check.diff.changes.map(encode))), ("violations", .array(check.violations.map(encode))),
-                 ("deployed", .bool(deployed))])
+                 ("widerGrants", .array(check.widerGrants.map(encode))), ("deployed", .bool(deployed))])
     }
 
     static func decodeCheck(_ json: JSONValue) throws(CloudError) -> SchemaDeployCheck {
@@ -168,6 +176,8 @@ enum SchemaCodec {
         guard let items = json["violations"]?.arrayValue else { throw malformed("the deploy reply has no violations") }
         check.violations = []
         for item in items { check.violations.append(try decodeViolation(item)) }
+        check.widerGrants = []
+        for item in json["widerGrants"]?.arrayValue ?? [] { check.widerGrants.append(try decodeViolation(item)) }
         return check
     }
 }

@@ -1,11 +1,11 @@
 import CloudSyncCloud
 import CloudSyncCore
 
-/// Who sent a request, from its credentials: the account name, or nil when it has none or a
-/// bad one (the handler then answers 401 AUTHENTICATION_FAILED).
+/// Who sent a request, from its credentials: the caller (account and role), or nil when it has
+/// none or a bad one (the handler then answers 401 AUTHENTICATION_FAILED).
 public protocol WebServicesAuthenticator: Sendable {
-    /// The account the request's credentials authenticate, or nil.
-    func account(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8]) -> String?
+    /// The caller the request's credentials authenticate, or nil.
+    func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8]) -> Caller?
 }
 
 /// Credentials kept in a cloud's storage (`ServiceCloud+Credentials`): a bearer token
@@ -22,8 +22,8 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
         self.clock = clock
     }
 
-    public func account(method: String, path: String, query: [(String, String)], headers: [(String, String)],
-                        body: [UInt8]) -> String? {
+    public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
+                       body: [UInt8]) -> Caller? {
         func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
@@ -33,7 +33,7 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
             guard ServerKeySignature.verify(publicKeyPEM: key.secret, date: date, body: body, path: path,
                                             signature: signature, now: clock()) else { return nil }
             try? service.noteUsed(key)
-            return key.account
+            return Caller(account: key.account, standing: .credential(isAdmin: key.isAdmin))
         }
         var token: String?
         if let authorization = header("Authorization") {
@@ -44,7 +44,7 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
             token = query.first { $0.0 == "ckWebAuthToken" }?.1
         }
         guard let token, !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        return (try? service.authenticate(token: token))??.account
+        return (try? service.authenticate(token: token))?.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
     }
 }
 

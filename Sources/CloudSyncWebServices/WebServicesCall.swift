@@ -9,6 +9,8 @@ struct WebServicesCall {
     let request: WebServicesRequest
     let database: DatabaseRequest
     let account: Account
+    /// Who the credential says is calling (its account and role).
+    let caller: Caller
     let uuid: String
 
     func answer() throws(CloudError) -> WebServicesResponse {
@@ -148,8 +150,8 @@ struct WebServicesCall {
     }
 
     /// The `schema/…` extension. Any signed-in account may read a schema; import, deploy and
-    /// reset need a signed-in account too (a serve has no administrator role: every account
-    /// it authenticates may administer the schema, as on an embedded cloud), and go through the
+    /// reset need an administrator of the container (a credential with the administrator role,
+    /// or an account the container names: `ServiceCloud+Administrators`), and go through the
     /// private database. Import and reset name the development environment in their path.
     func schemaReply(to body: JSONValue) throws(CloudError) -> JSONValue {
         guard let schemas = service as? any SchemaService else {
@@ -171,12 +173,14 @@ struct WebServicesCall {
         switch path.endpoint {
         case .schemaImport:
             let schema = try SchemaCodec.decodeSchema(body)
-            return SchemaCodec.encodeDiff(try schemas.importSchema(schema, container: container, dryRun: dryRun), applied: !dryRun)
+            return SchemaCodec.encodeDiff(try schemas.importSchema(schema, container: container, dryRun: dryRun, by: caller),
+                                          applied: !dryRun)
         case .schemaDeploy:
-            let check = try schemas.deploySchema(container: container, dryRun: dryRun)
+            let allowWider = try JSONFields.bool(body, "allowWiderGrants") ?? false
+            let check = try schemas.deploySchema(container: container, dryRun: dryRun, allowWiderGrants: allowWider, by: caller)
             return SchemaCodec.encodeCheck(check, deployed: check.isAllowed && !dryRun)
         case .schemaReset:
-            try schemas.resetDevelopment(container: container)
+            try schemas.resetDevelopment(container: container, by: caller)
             return .object([("reset", .bool(true))])
         default:
             return SchemaCodec.encodeSchema(try schemas.schema(container: container, environment: database.environment))

@@ -15,12 +15,12 @@ public struct WebServicesHTTPHandler: HTTPHandler {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let query = request.query.map { ($0.name, $0.value) }
         let headers = request.headers.map { ($0.name, $0.value) }
-        let account = authenticator.account(method: request.method, path: request.path, query: query, headers: headers,
-                                            body: request.body)
+        let caller = authenticator.caller(method: request.method, path: request.path, query: query, headers: headers,
+                                          body: request.body)
         let answer = handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
-                                                       headers: headers, body: request.body, account: account))
+                                                       headers: headers, body: request.body, caller: caller))
         var responseHeaders = HTTPHeaders()
         for (name, value) in answer.headers { responseHeaders.add(name, value) }
-        return HTTPResponse(status: answer.status, headers: responseHeaders, body: answer.body, logAccount: account)
+        return HTTPResponse(status: answer.status, headers: responseHeaders, body: answer.body, logAccount: caller?.account)
     }
 }

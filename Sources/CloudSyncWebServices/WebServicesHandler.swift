@@ -49,10 +49,11 @@ public final class WebServicesHandler: Sendable {
         guard request.body.count <= limit else {
             return errorResponse(CloudError(.limitExceeded, "the request body is larger than \(limit >> 20) MiB"), status: 413, uuid: uuid)
         }
-        guard let accountName = request.account else {
+        guard let caller = request.caller else {
             return errorResponse(CloudError(.notAuthenticated, "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"),
                                  status: 401, uuid: uuid, serverErrorCode: WebServicesError.authenticationFailed)
         }
+        let accountName = caller.account
         if let asked = request.header(WebServicesHeader.account), asked != accountName {
             return errorResponse(CloudError(.permissionFailure,
                                             "the credential is for another account than \(NameRules.quoted(asked))"),
@@ -67,7 +68,7 @@ public final class WebServicesHandler: Sendable {
                                            environment: CloudEnvironment(rawValue: path.environment.rawValue) ?? .development)
             if let owner = request.header(WebServicesHeader.sharedOwner) { database = database.owned(by: owner) }
             let call = WebServicesCall(service: service, path: path, request: request, database: database,
-                                       account: account, uuid: uuid)
+                                       account: account, caller: caller, uuid: uuid)
             return try call.answer()
         } catch {
             return errorResponse(error, status: WebServicesError.status(for: error), uuid: uuid)

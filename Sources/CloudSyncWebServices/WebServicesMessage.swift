@@ -1,3 +1,5 @@
+import CloudSyncCloud
+
 /// One HTTP request as the handler sees it: what any server front end (libmicrohttpd, a test
 /// loopback server) hands over after reading it and authenticating the caller.
 public struct WebServicesRequest: Sendable {
@@ -10,17 +12,27 @@ public struct WebServicesRequest: Sendable {
     /// Header names in any case.
     public var headers: [(String, String)]
     public var body: [UInt8]
-    /// The account the credential names, or nil when there was none or it was refused.
-    public var account: String?
+    /// Who the credential names (its account and role), or nil when there was none or it was refused.
+    public var caller: Caller?
+
+    /// The account the credential names, or nil.
+    public var account: String? { caller?.account }
 
     public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)] = [],
-                body: [UInt8] = [], account: String?) {
+                body: [UInt8] = [], caller: Caller?) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
-        self.account = account
+        self.caller = caller
+    }
+
+    /// A request whose credential names `account` without the administrator role.
+    public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+                body: [UInt8] = [], account: String?) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body,
+                  caller: account.map { Caller(account: $0, standing: .credential(isAdmin: false)) })
     }
 
     /// The first header named `name` (case-insensitive).

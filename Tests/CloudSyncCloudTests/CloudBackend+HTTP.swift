@@ -32,7 +32,7 @@ enum HTTPTestServers {
         func token(for account: String) -> String? {
             tokens.withLock { tokens in
                 if let token = tokens[account] { return token }
-                guard let made = try? service.createToken(account: account) else { return nil }
+                guard let made = try? service.createToken(account: account, admin: account == HTTPTestServers.adminAccount) else { return nil }
                 tokens[account] = made.token
                 return made.token
             }
@@ -40,6 +40,9 @@ enum HTTPTestServers {
     }
 
     static let entries = Mutex<[String: Entry]>([:])
+
+    /// The account whose token carries the administrator role.
+    static let adminAccount = "schema-admin"
 
     static func start(cloudPath: String) throws -> String {
         let box = ClockBox()

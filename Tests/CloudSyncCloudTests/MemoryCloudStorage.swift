@@ -65,6 +65,8 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
         var devices: Set<DeviceAddress> = []
         var notifications: [QueuedNotification] = []
         var credentials: [String: CredentialRow] = [:]
+        var administrators: [String: Set<String>] = [:]
+        var usedSignatures: [String: Int64] = [:]
         /// Owner's db -> zone name -> share (with its participants by userRecordName).
         var shares: [Int64: [String: (row: ShareRow, participants: [String: ShareParticipantRow])]] = [:]
         /// Shared db -> "owner/zone" -> row.
@@ -468,4 +470,21 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
     func deleteCredential(id: String) throws -> Bool { state.credentials.removeValue(forKey: id) != nil }
 
     func setCredentialLastUsed(id: String, at time: Int64) throws { state.credentials[id]?.lastUsed = time }
+
+    func containerAdministrators(container: String) throws -> [String] { (state.administrators[container] ?? []).sorted() }
+
+    func addContainerAdministrator(_ account: String, container: String, now: Int64) throws -> Bool {
+        state.administrators[container, default: []].insert(account).inserted
+    }
+
+    func removeContainerAdministrator(_ account: String, container: String) throws -> Bool {
+        state.administrators[container]?.remove(account) != nil
+    }
+
+    func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {
+        state.usedSignatures = state.usedSignatures.filter { $0.value >= now }
+        guard state.usedSignatures[hash] == nil else { return false }
+        state.usedSignatures[hash] = expires
+        return true
+    }
 }

@@ -15,6 +15,10 @@ struct SchemaConformanceTests {
             );
         """
 
+    /// The container's administrator: it holds the store on the direct backends (and claims the
+    /// container first), and its token carries the administrator role through serve.
+    let admin = Caller.holdingStore(HTTPTestServers.adminAccount)
+
     func schemaService(_ f: CloudFixture) throws -> any SchemaService {
         try #require(f.cloud as? any SchemaService)
     }
@@ -43,11 +47,11 @@ struct SchemaConformanceTests {
         let f = try backend.make()
         let service = try schemaService(f)
         let schema = try SchemaParser.parse(Self.notes)
-        let diff = try service.importSchema(schema, container: f.container, dryRun: false)
+        let diff = try service.importSchema(schema, container: f.container, dryRun: false, by: admin)
         #expect(diff.changes.contains(.recordTypeAdded("Note")))
         #expect(try service.schema(container: f.container, environment: .development) == schema)
         #expect(try service.schema(container: f.container, environment: .production) == CloudSchema())
-        #expect(try service.deploySchema(container: f.container, dryRun: false).isAllowed)
+        #expect(try service.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin).isAllowed)
         // A reopened service (another process) reads the same schemas.
         let again = try #require(try backend.reopen(f) as? any SchemaService)
         #expect(try again.schema(container: f.container, environment: .production) == schema)
@@ -56,14 +60,14 @@ struct SchemaConformanceTests {
         var note = try #require(smaller.recordType(named: "Note"))
         note.removeField(named: "count")
         smaller.setRecordType(note)
-        _ = try service.importSchema(smaller, container: f.container, dryRun: false)
-        let check = try service.deploySchema(container: f.container, dryRun: false)
+        _ = try service.importSchema(smaller, container: f.container, dryRun: false, by: admin)
+        let check = try service.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin)
         #expect(check.violations == [.fieldRemoved(recordType: "Note", field: "count")])
         #expect(try service.schema(container: f.container, environment: .production) == schema)
         // Reset clears development only.
         let dev = try f.request("alice")
         try f.save([f.record("n1", zone: "_defaultZone", dev, fields: ["title": .string("x")])], dev)
-        try service.resetDevelopment(container: f.container)
+        try service.resetDevelopment(container: f.container, by: admin)
         #expect(try service.schema(container: f.container, environment: .development) == CloudSchema())
         #expect(try f.cloud.queryRecords(RecordQuery(recordType: "Note"), in: dev).records.isEmpty)
         #expect(try service.schema(container: f.container, environment: .production) == schema)
@@ -73,8 +77,8 @@ struct SchemaConformanceTests {
     func productionEnforcesTypesFieldsAndIndexes(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let service = try schemaService(f)
-        _ = try service.importSchema(try SchemaParser.parse(Self.notes), container: f.container, dryRun: false)
-        _ = try service.deploySchema(container: f.container, dryRun: false)
+        _ = try service.importSchema(try SchemaParser.parse(Self.notes), container: f.container, dryRun: false, by: admin)
+        _ = try service.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin)
         let prod = production(try f.request("alice"))
         func saveError(_ fields: [String: FieldValue], type: String = "Note") throws -> CloudError? {
             let result = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("n", zone: "_defaultZone", prod, type: type, fields: fields)]), in: prod)
@@ -97,7 +101,7 @@ struct SchemaConformanceTests {
         let f = try backend.make()
         let service = try schemaService(f)
         let text = Self.notes + "\nRECORD TYPE Notice (text STRING, GRANT READ TO \"_world\");"
-        _ = try service.importSchema(try SchemaParser.parse(text), container: f.container, dryRun: false)
+        _ = try service.importSchema(try SchemaParser.parse(text), container: f.container, dryRun: false, by: admin)
         let alice = try f.request("alice", .public)
         let bob = try f.request("bob", .public)
         let notice = try f.cloud.modifyRecords(ModifyRequest(saves: [f.record("x", zone: "_defaultZone", alice, type: "Notice")]), in: alice)
@@ -113,8 +117,8 @@ struct SchemaConformanceTests {
         let f = try backend.make()
         let service = try schemaService(f)
         let text = "DEFINE SCHEMA RECORD TYPE Doc (body STRING SEARCHABLE, tags LIST<STRING> SEARCHABLE, secret STRING);"
-        _ = try service.importSchema(try SchemaParser.parse(text), container: f.container, dryRun: false)
-        _ = try service.deploySchema(container: f.container, dryRun: false)
+        _ = try service.importSchema(try SchemaParser.parse(text), container: f.container, dryRun: false, by: admin)
+        _ = try service.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin)
         for request in [try f.request("alice"), production(try f.request("alice"))] {
             try f.save([f.record("d1", zone: "_defaultZone", request, type: "Doc",
                                  fields: ["body": .string("Fresh bread, daily!"), "secret": .string("hidden")]),
@@ -130,8 +134,8 @@ struct SchemaConformanceTests {
             #expect(try names("NOT self CONTAINS 'maker'") == ["d1"])
         }
         // A type without a SEARCHABLE field cannot be searched in production.
-        _ = try service.importSchema(try SchemaParser.parse(text + " RECORD TYPE Plain (t STRING);"), container: f.container, dryRun: false)
-        _ = try service.deploySchema(container: f.container, dryRun: false)
+        _ = try service.importSchema(try SchemaParser.parse(text + " RECORD TYPE Plain (t STRING);"), container: f.container, dryRun: false, by: admin)
+        _ = try service.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin)
         let prod = production(try f.request("alice"))
         let refused = cloudError { _ = try f.cloud.queryRecords(RecordQuery(recordType: "Plain", predicate: try PredicateParser.parse("self CONTAINS 'x'")), in: prod) }
         #expect(refused?.code == .invalidArguments && refused?.reason.contains("SEARCHABLE") == true)

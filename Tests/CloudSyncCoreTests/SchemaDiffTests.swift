@@ -92,11 +92,42 @@ struct SchemaDiffTests {
     }
 
     @Test func droppingIndexesOrGrantsIsNotAViolation() throws {
-        let production = try schema("RECORD TYPE Note (title STRING QUERYABLE, GRANT READ TO \"_world\");")
-        let development = try schema("RECORD TYPE Note (title STRING);")
+        let production = try schema("RECORD TYPE Note (title STRING QUERYABLE, GRANT READ TO \"_world\", GRANT WRITE TO \"_creator\");")
+        let development = try schema("RECORD TYPE Note (title STRING, GRANT WRITE TO \"_creator\");")
         let check = SchemaDeployCheck(development: development, production: production)
         #expect(check.isAllowed)
+        #expect(check.widerGrants.isEmpty)
         #expect(check.diff.summary == "- index Note.title QUERYABLE\n- grant READ on Note to _world")
+    }
+
+    @Test func aGrantThatWidensWhoMayWriteProductionRecordsNeedsConsent() throws {
+        // Production has CloudKit's defaults (_icloud creates, _creator writes); a new WRITE for
+        // _icloud hands every existing record to every account.
+        let production = try schema("RECORD TYPE Post (title STRING);")
+        let widened = try schema("RECORD TYPE Post (title STRING, GRANT WRITE TO \"_icloud\");")
+        let refused = SchemaDeployCheck(development: widened, production: production)
+        #expect(!refused.isAllowed)
+        #expect(refused.violations == [.grantWidened(recordType: "Post", role: .icloud, permission: .write)])
+        #expect(refused.report?.contains("--allow-wider-grants") == true)
+        let allowed = SchemaDeployCheck(development: widened, production: production, allowWiderGrants: true)
+        #expect(allowed.isAllowed)
+        #expect(allowed.widerGrants == refused.violations)
+        // _creator's WRITE moved to _icloud, and a new CREATE for _world, are both wider.
+        let declared = try schema("RECORD TYPE Post (title STRING, GRANT READ, WRITE TO \"_creator\");")
+        let moved = try schema("RECORD TYPE Post (title STRING, GRANT READ TO \"_creator\", GRANT WRITE TO \"_icloud\", GRANT CREATE TO \"_world\");")
+        #expect(SchemaDeployCheck(development: moved, production: declared).violations == [
+            .grantWidened(recordType: "Post", role: .icloud, permission: .write),
+            .grantWidened(recordType: "Post", role: .world, permission: .create),
+        ])
+        // Dropping every grant falls back to the defaults, where _icloud creates: wider too.
+        #expect(SchemaDeployCheck(development: production, production: declared).violations == [
+            .grantWidened(recordType: "Post", role: .icloud, permission: .create),
+        ])
+        // A type production does not have yet holds no production record: any grant is additive.
+        let newType = try schema("RECORD TYPE Post (title STRING); RECORD TYPE Wall (text STRING, GRANT WRITE TO \"_icloud\");")
+        #expect(SchemaDeployCheck(development: newType, production: production).isAllowed)
+        // Narrowing is never a widening.
+        #expect(SchemaDeployCheck(development: declared, production: widened).widerGrants.isEmpty)
     }
 
     @Test func settlingANumberIsAllowedButChangingASettledOneIsNot() throws {

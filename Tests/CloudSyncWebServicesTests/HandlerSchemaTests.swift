@@ -7,10 +7,12 @@ import Testing
 @Suite struct HandlerSchemaTests {
     static let notes = #"DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE, tags LIST<STRING>, GRANT READ TO \"_world\");"#
 
+    /// A call as `account`, whose credential carries the administrator role when `admin`.
     func call(_ f: WebServicesFixture, _ environment: String, _ tail: String, _ body: String = "{}", account: String? = "alice",
-              scope: String = "private") -> (status: Int, json: JSONValue) {
+              admin: Bool = true, scope: String = "private") -> (status: Int, json: JSONValue) {
         let request = WebServicesRequest(method: "POST", path: "/database/1/\(f.container)/\(environment)/\(scope)/\(tail)",
-                                         body: Array(body.utf8), account: account)
+                                         body: Array(body.utf8),
+                                         caller: account.map { Caller(account: $0, standing: .credential(isAdmin: admin)) })
         let response = f.handler.handle(request)
         return (response.status, (try? JSONValue.parse(bytes: response.body)) ?? .null)
     }
@@ -28,6 +30,39 @@ import Testing
         let deploy = call(f, "development", "schema/deploy")
         #expect(deploy.json["deployed"] == .bool(true) && deploy.json["violations"]?.arrayValue?.isEmpty == true)
         #expect(call(f, "production", "schema/export").json["schema"]?.stringValue?.contains("Note") == true)
+    }
+
+    @Test func onlyAnAdministratorChangesTheSchema() throws {
+        let f = try WebServicesFixture()
+        // No account claims a container through the server: without the role, the first import is refused too.
+        for (environment, tail, body) in [("development", "schema/import", #"{"schema":"\#(Self.notes)"}"#),
+                                          ("development", "schema/deploy", "{}"), ("development", "schema/reset", "{}")] {
+            let refused = call(f, environment, tail, body, account: "carol", admin: false)
+            #expect(refused.status == 403, "\(tail) \(refused.json)")
+            #expect(refused.json["serverErrorCode"] == .string("ACCESS_DENIED"), "\(refused.json)")
+        }
+        // Reading the schema and a dry run need no role.
+        #expect(call(f, "development", "schema/export", account: "carol", admin: false).status == 200)
+        #expect(call(f, "development", "schema/import", #"{"schema":"\#(Self.notes)","dryRun":true}"#, account: "carol", admin: false).status == 200)
+        // An account the container names administers it without the role.
+        #expect(call(f, "development", "schema/import", #"{"schema":"\#(Self.notes)"}"#).status == 200)
+        try f.cloud.addAdministrator("dave", container: f.container, by: Caller(account: "ops", standing: .credential(isAdmin: true)))
+        #expect(call(f, "development", "schema/deploy", account: "dave", admin: false).json["deployed"] == .bool(true))
+        #expect(call(f, "development", "schema/reset", account: "carol", admin: false).status == 403)
+    }
+
+    @Test func aWiderGrantDeploysOnlyWhenAllowed() throws {
+        let f = try WebServicesFixture()
+        #expect(call(f, "development", "schema/import", #"{"schema":"DEFINE SCHEMA RECORD TYPE Post (title STRING);"}"#).status == 200)
+        #expect(call(f, "development", "schema/deploy").json["deployed"] == .bool(true))
+        let wider = #"{"schema":"DEFINE SCHEMA RECORD TYPE Post (title STRING, GRANT WRITE TO \"_icloud\");"}"#
+        #expect(call(f, "development", "schema/import", wider).status == 200)
+        let dry = call(f, "development", "schema/deploy", #"{"dryRun":true,"allowWiderGrants":true}"#)
+        #expect(dry.json["widerGrants"]?.arrayValue?.first?["violation"] == .string("grantWidened"), "\(dry.json)")
+        let refused = call(f, "development", "schema/deploy")
+        #expect(refused.json["deployed"] == .bool(false), "\(refused.json)")
+        #expect(refused.json["violations"]?.arrayValue?.first?["role"] == .string("_icloud"), "\(refused.json)")
+        #expect(call(f, "development", "schema/deploy", #"{"allowWiderGrants":true}"#).json["deployed"] == .bool(true))
     }
 
     @Test func refusals() throws {

@@ -17,7 +17,7 @@ final class ServeFixture {
 
     /// `cloud` defaults to a file in the server's home; `token` (made with `token create` when
     /// nil) is the one clients send; `environment` is the serve process's extra environment.
-    init(account: String = "alice", serveArguments: [String] = [], cloud: String? = nil, token: String? = nil,
+    init(account: String = "alice", admin: Bool = false, serveArguments: [String] = [], cloud: String? = nil, token: String? = nil,
          environment: [String: String] = [:]) throws {
         server = BinaryRunner(home: serverHome.path)
         let cloud = cloud ?? "sqlite://" + serverHome.file("cloud.sqlite")
@@ -25,7 +25,7 @@ final class ServeFixture {
         if let token {
             self.token = token
         } else {
-            let created = server.run(["token", "create", "--account", account, "--cloud", cloud])
+            let created = server.run(["token", "create", "--account", account, "--cloud", cloud] + (admin ? ["--admin"] : []))
             self.token = trimmed(created.stdout)
         }
         var serving = server

@@ -23,7 +23,7 @@ struct ServeSchemaTests {
         """
 
     @Test func importExportDeployAndProductionDataThroughTheServer() throws {
-        let fixture = try ServeFixture()
+        let fixture = try ServeFixture(admin: true)
         let (home, a) = fixture.client("a")
         let file = home.write("notes.ckdb", Self.notes)
         let dry = a.run(["schema", "import", file, "--dry-run", "--json"], device: "a")

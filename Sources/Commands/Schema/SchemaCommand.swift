@@ -17,16 +17,26 @@ public enum SchemaCommand {
             data and schemas. Development grows its schema as records are saved and takes imports; \
             production holds what was deployed and refuses unknown types and fields, wrong-typed \
             values, and filters or sorts on fields without the QUERYABLE or SORTABLE index. GRANT \
-            lines rule who may read, create and write each type in the public database. Files \
+            lines rule who may read, create and write each type in the public database. Import, \
+            deploy and reset need an administrator of the container (see 'cloudsync admin'; on \
+            an embedded or postgres: cloud the first account to import or deploy becomes one; \
+            through serve, a token made with 'token create --admin' or an account an administrator \
+            added); anyone else gets exit 77. Files \
             use Apple's CloudKit Schema Language, as cktool export-schema writes it. --json gives \
             {schema} for export, {valid, recordTypes, roles} for validate, {changes, applied} for \
-            import, diff and init, {violations, changes, deployed} for deploy, {reset} for reset \
+            import, diff and init, {violations, widerGrants, changes, deployed} for deploy, {reset} for reset \
             and {recordTypes: [{name, fields: [{name, type, indexes}], grants}]} for show.
             """,
         examples: [Example("cloudsync schema export --output schema.ckdb", "Save the development schema."),
                    Example("cloudsync schema import schema.ckdb --dry-run", "Show what an import would change."),
                    Example("cloudsync schema deploy", "Promote development to production.")],
         subcommands: [export, validate, importCommand, diff, deploy, reset, initCommand, show])
+
+    /// The caller of a container-wide act: the command's account, which holds the store when the
+    /// cloud is a file or PostgreSQL (a server judges its own callers by their credentials).
+    static func caller(_ context: CommandContext) -> Caller {
+        .holdingStore(context.settings.account)
+    }
 
     /// The schema service of the session's cloud.
     static func service(_ context: CommandContext) throws -> any SchemaService {
@@ -95,7 +105,7 @@ public enum SchemaCommand {
             try requireDevelopment(context, "import")
             let schema = try SchemaFile.parse(arguments.argument("file") ?? "-")
             let diff = try service(context).importSchema(schema, container: context.settings.container,
-                                                         dryRun: arguments.flag("dry-run"))
+                                                         dryRun: arguments.flag("dry-run"), by: caller(context))
             report(diff, applied: !arguments.flag("dry-run"), context)
         })
 
@@ -118,25 +128,32 @@ public enum SchemaCommand {
         discussion: """
             New types, fields, indexes, roles and grants deploy. Removing a type or field that \
             production has, or changing a field's type, is refused with every violation listed \
-            (exit 65), and nothing changes.
+            (exit 65), and nothing changes. A grant that widens who may create or write the records \
+            of a type production has (a new CREATE or WRITE for _icloud or _world, or _creator's \
+            WRITE given to _icloud) hands existing records to more accounts: it is refused unless \
+            --allow-wider-grants, and the dry run lists it as such.
             """,
-        options: [dryRun],
+        options: [dryRun, OptionSpec("allow-wider-grants", help: "Deploy grants that widen who may create or write production records.")],
         examples: [
             Example("cloudsync schema deploy --dry-run", "What deploying would add to production."),
         ],
         jsonOutput: SchemaJSONOutput.deploy,
         run: { context, arguments in
             let check = try service(context).deploySchema(container: context.settings.container,
-                                                          dryRun: arguments.flag("dry-run"))
+                                                          dryRun: arguments.flag("dry-run"),
+                                                          allowWiderGrants: arguments.flag("allow-wider-grants"), by: caller(context))
             if !check.isAllowed {
                 throw CLIError.badInput("deploy refused, nothing changed: "
                                         + check.violations.map(\.description).joined(separator: "; "))
             }
             if context.output.isJSON {
-                context.output.json(.object([("violations", .array([])), ("changes", SchemaJSON.changes(check.diff)),
+                context.output.json(.object([("violations", .array([])),
+                                             ("widerGrants", .array(check.widerGrants.map { .string($0.description) })),
+                                             ("changes", SchemaJSON.changes(check.diff)),
                                              ("deployed", .bool(!arguments.flag("dry-run")))]))
             } else {
                 context.output.line(.text(check.diff.summary))
+                for widening in check.widerGrants { context.output.info("wider grant: \(widening.description)") }
                 if arguments.flag("dry-run") { context.output.info("dry run: production not changed") }
             }
         })
@@ -153,7 +170,7 @@ public enum SchemaCommand {
             guard arguments.flag("yes") else {
                 throw CLIError.usage("schema reset deletes every development record and the development schema; add --yes to confirm")
             }
-            try service(context).resetDevelopment(container: context.settings.container)
+            try service(context).resetDevelopment(container: context.settings.container, by: caller(context))
             if context.output.isJSON {
                 context.output.json(.object([("reset", .bool(true))]))
             } else {
@@ -181,7 +198,8 @@ public enum SchemaCommand {
                 }
                 schema.setRecordType(type)
             }
-            let diff = try service.importSchema(schema, container: container, dryRun: arguments.flag("dry-run"))
+            let diff = try service.importSchema(schema, container: container, dryRun: arguments.flag("dry-run"),
+                                                by: caller(context))
             report(diff, applied: !arguments.flag("dry-run"), context)
         })
 

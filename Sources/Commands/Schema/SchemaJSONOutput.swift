@@ -7,7 +7,7 @@ enum SchemaJSONOutput {
     static let validate = JSONOutput.document("The file is valid (else an error).", [("valid", "true."), ("recordTypes", "Record types defined."), ("roles", "Roles defined.")])
     static let `import` = JSONOutput.document("The changes.", [("changes", "One line per change (+ added, ~ changed, - removed), as the text output shows them."), ("applied", "false with --dry-run.")])
     static let diff = JSONOutput.document("The changes importing would make.", [("changes", "One line per change (+ added, ~ changed, - removed)."), ("applied", "false.")])
-    static let deploy = JSONOutput.document("The promotion to production.", [("violations", "Changes production refuses (then nothing is deployed)."), ("changes", "What production gains."), ("deployed", "false with --dry-run.")])
+    static let deploy = JSONOutput.document("The promotion to production.", [("violations", "Changes production refuses (then nothing is deployed)."), ("widerGrants", "Grants that widen who may create or write production records (deployed only with --allow-wider-grants)."), ("changes", "What production gains."), ("deployed", "false with --dry-run.")])
     static let reset = JSONOutput.document("The reset.", [("reset", "true.")])
     static let `init` = JSONOutput.document("The types and fields added from the local store.", [("changes", "One line per change (+ added, ~ changed, - removed)."), ("applied", "false with --dry-run.")])
     static let show = JSONOutput.document("The schema as data.", [("recordTypes", "[{name, fields: [{name, type, indexes}], grants}].")])

@@ -17,7 +17,9 @@ public enum TokenCommand {
             Tokens and server-to-server keys live in the cloud's own store (--cloud sqlite:///… \
             or postgres://…), so every serve process over it accepts them. A token is printed \
             once by 'token create'; only its SHA-256 is stored. A token or key acts as exactly \
-            one account (--account).
+            one account (--account). With --admin it also carries the administrator role: \
+            container-wide acts (schema import, deploy and reset) on every container of the \
+            server; other tokens get 403 ACCESS_DENIED (exit 77) for them.
             """,
         examples: [Example("cloudsync token create --account alice --cloud sqlite:///srv/cloud.sqlite",
                            "Print a new token for alice."),
@@ -25,25 +27,30 @@ public enum TokenCommand {
                    Example("cloudsync token revoke tok_0123456789abcdef", "Revoke a token.")],
         subcommands: [create, list, revoke, addKey])
 
+    static let admin = OptionSpec("admin", help: "Give it the administrator role (schema import, deploy and reset of every container).")
+
     static let create = CommandSpec(
         name: "create", abstract: "Print a new token for --account (shown once).",
+        options: [admin],
         examples: [
             Example("cloudsync --account alice token create", "A token that acts as alice; keep it, it is shown once."),
+            Example("cloudsync --account ops token create --admin", "A token that may also import, deploy and reset schemas."),
         ],
         jsonOutput: ServeJSONOutput.create,
-        run: { context, _ in
+        run: { context, arguments in
             let service = try CredentialStore.service(context)
-            let (row, token) = try service.createToken(account: context.settings.account)
+            let (row, token) = try service.createToken(account: context.settings.account, admin: arguments.flag("admin"))
             if context.output.isJSON {
-                context.output.json(.object([("id", .string(row.id)), ("account", .string(row.account)), ("token", .string(token))]))
+                context.output.json(.object([("id", .string(row.id)), ("account", .string(row.account)), ("role", .string(role(row))),
+                                             ("token", .string(token))]))
             } else {
                 context.output.line(.value(token))
-                context.output.info("token \(row.id) for account \(row.account); it is shown only now")
+                context.output.info("token \(row.id) for account \(row.account)\(row.isAdmin ? " (administrator)" : ""); it is shown only now")
             }
         })
 
     static let list = CommandSpec(
-        name: "list", abstract: "List tokens and keys: ID, account, kind, created, last used.",
+        name: "list", abstract: "List tokens and keys: ID, account, kind, role, created, last used.",
         examples: [
             Example("cloudsync token list --json", "Every token and key as JSON."),
         ],
@@ -53,7 +60,7 @@ public enum TokenCommand {
             if context.output.isJSON {
                 context.output.json(.array(rows.map { row in
                     .object([("id", .string(row.id)), ("account", .string(row.account)), ("kind", .string(row.kind.rawValue)),
-                             ("created", .string(ISO8601.format(milliseconds: row.created))),
+                             ("role", .string(role(row))), ("created", .string(ISO8601.format(milliseconds: row.created))),
                              ("lastUsed", row.lastUsed.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null)])
                 }))
                 return
@@ -62,8 +69,8 @@ public enum TokenCommand {
                 context.output.info("no tokens or keys")
                 return
             }
-            context.output.table(["ID", "ACCOUNT", "KIND", "CREATED", "LAST USED"], rows.map { row in
-                [row.id, row.account, row.kind.rawValue, ISO8601.format(milliseconds: row.created),
+            context.output.table(["ID", "ACCOUNT", "KIND", "ROLE", "CREATED", "LAST USED"], rows.map { row in
+                [row.id, row.account, row.kind.rawValue, role(row), ISO8601.format(milliseconds: row.created),
                  row.lastUsed.map { ISO8601.format(milliseconds: $0) } ?? "never"]
             })
         })
@@ -88,7 +95,7 @@ public enum TokenCommand {
             X-Apple-CloudKit-Request-KeyID, -ISO8601Date, at most 5 minutes off, and -SignatureV1, \
             the base64 DER ECDSA-SHA256 signature of date:base64(sha256(body)):path) act as the account.
             """,
-        options: [OptionSpec("public-key", value: "FILE", help: "The PEM public key (openssl ec -pubout).", completion: .file)],
+        options: [OptionSpec("public-key", value: "FILE", help: "The PEM public key (openssl ec -pubout).", completion: .file), admin],
         examples: [
             Example("cloudsync --account alice token add-key --public-key eckey.pub", "Register a public key made with openssl ec -pubout."),
         ],
@@ -103,13 +110,16 @@ public enum TokenCommand {
                 throw CLIError.badInput("\(path): \(error)")
             }
             let row = try CredentialStore.service(context).addServerKey(account: context.settings.account, publicKeyPEM: pem,
-                                                                         keyID: keyID)
+                                                                         keyID: keyID, admin: arguments.flag("admin"))
             if context.output.isJSON {
                 context.output.json(.object([("id", .string(row.id)), ("account", .string(row.account))]))
             } else {
                 context.output.line(.value(row.id))
             }
         })
+
+    /// The role a credential carries: `admin` or `user`.
+    static func role(_ row: CredentialRow) -> String { row.isAdmin ? "admin" : "user" }
 
     /// A small text file (at most 64 KiB).
     static func readText(_ path: String) throws -> String {
