@@ -28,7 +28,14 @@ extension ServiceCloud {
             let db = try ensureDatabase(request, tx)
             let now = clock()
             var saved: [Subscription] = []
+            try checkSubscriptionCount(subscriptions, dbID: db.id, request: request, tx)
+            let schema = try rulingSchema(request, tx)
             for var subscription in subscriptions {
+                if case .query(let query) = subscription.kind {
+                    // Production subscriptions obey the production schema, as queries do.
+                    try checkQueryIndexes(RecordQuery(recordType: query.recordType, predicate: query.predicate),
+                                          schema: schema, request)
+                }
                 if request.scope == .shared, let zoneName = subscription.zoneName {
                     subscription.zoneOwner = try sharedZoneOwner(of: subscription, zoneName: zoneName, request: request,
                                                                  dbID: db.id, tx)
@@ -38,10 +45,15 @@ extension ServiceCloud {
                 if request.scope != .shared || subscription.zoneName == nil { subscription.zoneOwner = nil }
                 let created = try tx.subscriptionCreated(subscription.subscriptionID, owner: request.userRecordName,
                                                          dbID: db.id) ?? now
+                let definition = SubscriptionStorage.encode(subscription)
+                guard definition.utf8.count <= SubscriptionLimits.maxStoredBytes else {
+                    throw CloudError(.limitExceeded, "subscription \(NameRules.quoted(subscription.subscriptionID)) is \(definition.utf8.count) bytes "
+                                     + "stored; at most \(SubscriptionLimits.maxStoredBytes >> 10) KiB")
+                }
                 try tx.putSubscription(SubscriptionRow(
                     owner: request.userRecordName, id: subscription.subscriptionID, kind: subscription.kind.typeName,
                     zoneName: subscription.zoneName, recordType: subscription.query?.recordType,
-                    definition: SubscriptionStorage.encode(subscription), created: created, modified: now), dbID: db.id)
+                    definition: definition, created: created, modified: now), dbID: db.id)
                 var stored = subscription
                 stored.creationDate = created
                 stored.modificationDate = now
@@ -49,6 +61,18 @@ extension ServiceCloud {
             }
             try tx.registerDevice(DeviceAddress(request), now: now)
             return saved
+        }
+    }
+
+    /// Throws `limitExceeded` when saving `subscriptions` would leave the caller with more than
+    /// `SubscriptionLimits.maxPerAccount` in this database (replacing one of the same ID adds none).
+    func checkSubscriptionCount(_ subscriptions: [Subscription], dbID: Int64, request: DatabaseRequest,
+                                _ tx: any CloudStorageTransaction) throws {
+        let existing = Set(try tx.subscriptions(owner: request.userRecordName, dbID: dbID).map(\.id))
+        let total = existing.union(subscriptions.map(\.subscriptionID)).count
+        guard total <= SubscriptionLimits.maxPerAccount else {
+            throw CloudError(.limitExceeded, "an account keeps at most \(SubscriptionLimits.maxPerAccount) subscriptions in a database; "
+                             + "this one has \(existing.count) and the call would make \(total); delete some first")
         }
     }
 

@@ -119,5 +119,6 @@ public enum ServiceRules {
     /// the stack.
     public static func validatePredicate(_ predicate: Predicate) throws(CloudError) {
         try predicate.validateNesting()
+        try predicate.validateWidth()
     }
 }

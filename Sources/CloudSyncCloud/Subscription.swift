@@ -169,6 +169,11 @@ public enum SubscriptionLimits {
     public static let maxAlertLength = 1024
     /// Subscriptions saved or deleted in one call.
     public static let maxPerCall = 400
+    /// Subscriptions one account keeps in one database: each is evaluated on other accounts'
+    /// writes (public query subscriptions) or fans out on its own.
+    public static let maxPerAccount = 100
+    /// The stored form of one subscription (its JSON definition), in bytes.
+    public static let maxStoredBytes = 64 << 10
 }
 
 extension Substring {
