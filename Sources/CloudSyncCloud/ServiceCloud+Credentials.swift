@@ -61,6 +61,13 @@ extension ServiceCloud {
         try write { tx in try tx.setCredentialLastUsed(id: row.id, at: now) }
     }
 
+    /// Remembers a signed request's signature (`hash`, e.g. a SHA-256 of key, date and
+    /// signature) until `expires`; false when it was seen already: a replay.
+    public func acceptSignatureOnce(_ hash: String, expires: Int64) throws(CloudError) -> Bool {
+        let now = clock()
+        return try write { tx in try tx.rememberSignature(hash, expires: expires, now: now) }
+    }
+
     /// The stored form of a token: its SHA-256 in lowercase hex.
     public static func tokenHash(_ token: String) -> String {
         Hex.encode(SHA256.digest(Array(token.utf8)))

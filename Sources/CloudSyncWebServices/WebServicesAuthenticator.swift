@@ -1,17 +1,28 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncCrypto
 
 /// Who sent a request, from its credentials: the caller (account and role), or nil when it has
-/// none or a bad one (the handler then answers 401 AUTHENTICATION_FAILED).
+/// none or a bad one (the handler then answers 401 AUTHENTICATION_FAILED). A store that cannot be
+/// read is no verdict on the credential: it throws, and the request is answered 503
+/// TRY_AGAIN_LATER with `retryAfter`, so clients retry instead of giving up on a good token.
 public protocol WebServicesAuthenticator: Sendable {
-    /// The caller the request's credentials authenticate, or nil.
-    func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8]) -> Caller?
+    /// The caller the request's credentials authenticate, or nil; throws `serviceUnavailable`
+    /// (with `retryAfter`) when the credentials cannot be read.
+    func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
+                body: [UInt8]) throws(CloudError) -> Caller?
 }
 
 /// Credentials kept in a cloud's storage (`ServiceCloud+Credentials`): a bearer token
 /// (`Authorization: Bearer TOKEN` or `?ckWebAuthToken=TOKEN`), or a request signed with a
-/// registered server-to-server key (`ServerKeySignature`).
+/// registered server-to-server key (`ServerKeySignature`). A signed request is accepted once:
+/// its signature is remembered in the store for its 5-minute window (every node over the store
+/// shares the memory), so a captured request cannot be replayed, with or without a query string
+/// added (Apple's scheme signs neither the method nor the query).
 public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
+    /// The `retryAfter` (seconds) of a credential store that cannot be read.
+    public static let storeRetryAfter = 1.0
+
     let service: ServiceCloud
     let clock: @Sendable () -> Int64
 
@@ -23,15 +34,21 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
     }
 
     public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
-                       body: [UInt8]) -> Caller? {
+                       body: [UInt8]) throws(CloudError) -> Caller? {
         func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
         if let keyID = header(ServerKeySignature.keyIDHeader) {
             guard let date = header(ServerKeySignature.dateHeader), let signature = header(ServerKeySignature.signatureHeader),
-                  let key = try? service.serverKey(id: keyID) else { return nil }
+                  let key = try readingStore({ () throws(CloudError) in try service.serverKey(id: keyID) }) else { return nil }
+            let now = clock()
             guard ServerKeySignature.verify(publicKeyPEM: key.secret, date: date, body: body, path: path,
-                                            signature: signature, now: clock()) else { return nil }
+                                            signature: signature, now: now) else { return nil }
+            let used = Hex.encode(SHA256.digest(Array("\(keyID)\n\(date)\n\(signature)".utf8)))
+            let firstUse = try readingStore { () throws(CloudError) in
+                try service.acceptSignatureOnce(used, expires: now + 2 * ServerKeySignature.maxSkewMilliseconds)
+            }
+            guard firstUse else { return nil }
             try? service.noteUsed(key)
             return Caller(account: key.account, standing: .credential(isAdmin: key.isAdmin))
         }
@@ -44,7 +61,18 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
             token = query.first { $0.0 == "ckWebAuthToken" }?.1
         }
         guard let token, !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        return (try? service.authenticate(token: token))?.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
+        let row = try readingStore { () throws(CloudError) in try service.authenticate(token: token) }
+        return row.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
+    }
+
+    /// `body`'s result; a store that fails becomes `serviceUnavailable` with `retryAfter`.
+    func readingStore<T>(_ body: () throws(CloudError) -> T) throws(CloudError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw CloudError(.serviceUnavailable, "the credentials cannot be checked now (\(error.reason)); try again later",
+                             retryAfter: Self.storeRetryAfter)
+        }
     }
 }
 

@@ -27,18 +27,21 @@ from cryptography.hazmat.primitives.asymmetric import ec
 url, folder, key_id = sys.argv[1], sys.argv[2], sys.argv[3]
 key = serialization.load_pem_private_key(open(folder + "/private.pem", "rb").read(), password=None)
 path = "/database/1/iCloud.com.example.App/development/private/zones/modify"
-def send(body, signed_body=None, skew=0):
+def signed_headers(body, skew=0):
     date = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=skew)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    digest = base64.b64encode(hashlib.sha256(signed_body if signed_body is not None else body).digest()).decode()
+    digest = base64.b64encode(hashlib.sha256(body).digest()).decode()
     signature = base64.b64encode(key.sign(f"{date}:{digest}:{path}".encode(), ec.ECDSA(hashes.SHA256()))).decode()
-    request = urllib.request.Request(url + path, data=body, method="POST", headers={
-        "Content-Type": "application/json", "X-Apple-CloudKit-Request-KeyID": key_id,
-        "X-Apple-CloudKit-Request-ISO8601Date": date, "X-Apple-CloudKit-Request-SignatureV1": signature})
+    return {"Content-Type": "application/json", "X-Apple-CloudKit-Request-KeyID": key_id,
+            "X-Apple-CloudKit-Request-ISO8601Date": date, "X-Apple-CloudKit-Request-SignatureV1": signature}
+def post(body, headers, suffix=""):
+    request = urllib.request.Request(url + path + suffix, data=body, method="POST", headers=headers)
     try:
         with urllib.request.urlopen(request) as reply:
             return reply.status, json.load(reply)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
+def send(body, signed_body=None, skew=0):
+    return post(body, signed_headers(signed_body if signed_body is not None else body, skew))
 body = json.dumps({"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Signed"}}}]}).encode()
 status, reply = send(body)
 assert status == 200 and reply["zones"][0]["zoneID"]["zoneName"] == "Signed", (status, reply)
@@ -47,6 +50,17 @@ status, reply = send(tampered, signed_body=body)
 assert status == 401 and reply["serverErrorCode"] == "AUTHENTICATION_FAILED", (status, reply)
 status, reply = send(body, skew=-600)
 assert status == 401, (status, reply)
+# A captured request is accepted once: replayed as it was, or with a query string added
+# (Apple's scheme signs neither), it is refused for its whole window.
+once = json.dumps({"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Once"}}}]}).encode()
+captured = signed_headers(once)
+status, reply = post(once, captured)
+assert status == 200, (status, reply)
+for suffix in ["", "?replay=1"]:
+    status, reply = post(once, captured, suffix)
+    assert status == 401 and reply["serverErrorCode"] == "AUTHENTICATION_FAILED", (suffix, status, reply)
+status, reply = send(once)
+assert status == 200, ("a new signature of the same request is a new request", status, reply)
 print("ok")
 """#
 
