@@ -1,3 +1,5 @@
+import CloudSyncCore
+
 /// Makes text safe to show on a terminal. Text output prints names and values that come from
 /// the cloud (another account's public record), from files and from the command line; a control
 /// character in them must never reach the terminal raw, where `ESC ] 0 ; … BEL` retitles the
@@ -7,9 +9,11 @@
 /// escapes; lowercase hex like the JSON writer's `\u001b`):
 /// - C0 controls: `\a \b \t \n \v \f \r \e` by name, the others as `\x01`…`\x1f`, DEL as `\x7f`;
 /// - C1 controls U+0080–U+009F (a terminal may take U+009B as `ESC [`): `\u0080`…`\u009f`;
-/// - bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069: "Trojan Source" text
-///   that reads differently from what it is) and the line and paragraph separators
-///   U+2028/U+2029: `\u202e` and so on.
+/// - bidirectional controls (U+202A–U+202E, U+2066–U+2069: "Trojan Source" text that reads
+///   differently from what it is; the marks U+200E, U+200F, U+061C) and the line and paragraph
+///   separators U+2028/U+2029: `\u202e` and so on.
+///
+/// The list is `ControlCharacters` (CloudSyncCore), which JSON output escapes as well.
 ///
 /// A backslash is left as it is, so escaping is idempotent (`escapeValue(escapeValue(s)) ==
 /// escapeValue(s)`): text may pass through more than one layer. The price is that a value that
@@ -34,8 +38,7 @@ public enum TerminalEscaping {
     public static func needsEscaping(_ scalar: Unicode.Scalar, keepingLayout: Bool = false) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: !keepingLayout
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+        default: ControlCharacters.contains(scalar)
         }
     }
 

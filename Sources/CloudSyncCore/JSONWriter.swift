@@ -48,19 +48,6 @@ extension JSONValue {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A string literal into a byte buffer: bulk copy when nothing needs escaping.
-    static func writeString(_ s: String, to out: inout [UInt8]) {
-        if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            var text = ""
-            writeString(s, to: &text)
-            out.append(contentsOf: text.utf8)
-            return
-        }
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: s.utf8)
-        out.append(UInt8(ascii: "\""))
-    }
-
     /// Serializes with two-space indentation, for humans.
     public func prettyPrinted() -> String {
         var out = ""
@@ -110,34 +97,5 @@ extension JSONValue {
     static func format(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         return d.description
-    }
-
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        // Fast path: nothing to escape (the common case) -> one bulk append.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

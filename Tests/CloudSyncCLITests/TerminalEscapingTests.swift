@@ -25,10 +25,12 @@ import Testing
         // Bidi overrides and isolates (Trojan Source), line and paragraph separators.
         #expect(TerminalEscaping.escapeValue("a\u{202A}\u{202E}\u{2066}\u{2069}\u{2028}\u{2029}b")
                 == #"a\u202a\u202e\u2066\u2069\u2028\u2029b"#)
+        // Bidi marks (issue 25): the same list as JSON output's, `ControlCharacters`.
+        #expect(TerminalEscaping.escapeValue("\u{200E}a\u{200F}\u{61C}") == #"\u200ea\u200f\u061c"#)
     }
 
     @Test func printableTextIsUnchanged() {
-        for text in ["", "plain ASCII ~!@#$%^&*()", "naïve café 日本語 🙂", "back\\slash \\e \\n", "\u{A0}\u{200F}\u{FEFF}"] {
+        for text in ["", "plain ASCII ~!@#$%^&*()", "naïve café 日本語 🙂", "back\\slash \\e \\n", "\u{A0}\u{200B}\u{FEFF}"] {
             #expect(TerminalEscaping.escapeValue(text) == text)
             #expect(TerminalEscaping.escapeText(text) == text)
         }
