@@ -30,6 +30,8 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidCharacter(Unicode.Scalar)
         /// More than the parser accepts (bytes, types, fields, roles, name length).
         case limitExceeded(String)
+        /// A byte that does not begin a well-formed UTF-8 character (the file is not UTF-8 text).
+        case invalidUTF8(UInt8)
     }
 
     /// 1-based line.
@@ -78,6 +80,9 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
             return "unexpected character \(SchemaError.display(scalar))\(hint)"
         case .limitExceeded(let what):
             return what
+        case .invalidUTF8(let byte):
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "not UTF-8 text: byte 0x\(hex.count < 2 ? "0" + hex : hex) does not begin a valid UTF-8 character"
         }
     }
 

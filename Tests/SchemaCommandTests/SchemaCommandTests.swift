@@ -1,6 +1,9 @@
 import CloudSyncCore
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("cloudsync schema (end to end)")
 struct SchemaCommandTests {
@@ -65,6 +68,21 @@ struct SchemaCommandTests {
         #expect(cli.run(["schema", "validate", dup]).status == 65)
         #expect(cli.run(["schema", "import", dup]).status == 65)
         #expect(cli.run(["schema", "validate", home.path + "/missing.ckdb"]).status == 3)
+    }
+
+    /// Issue 25, item 10: bytes that are not UTF-8 are named at their line and column too.
+    @Test func aFileThatIsNotUTF8IsRefusedAtItsFirstBadByte() {
+        let path = home.file("latin1.ckdb")
+        let bytes = Array("DEFINE SCHEMA\n  RECORD TYPE Caf".utf8) + [0xE9] + Array(" (x STRING);\n".utf8)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        for command in [["schema", "validate", path], ["schema", "import", path]] {
+            let result = cli.run(command)
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("latin1.ckdb:2:18: not UTF-8 text: byte 0xE9 does not begin a valid UTF-8 character"),
+                    "\(result.stderr)")
+        }
     }
 
     @Test func importAndResetAreRefusedInProduction() {

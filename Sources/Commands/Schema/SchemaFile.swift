@@ -10,9 +10,9 @@ enum SchemaFile {
     /// The parser's own bound on a schema's size, plus one byte to tell a larger file.
     static let readLimit = SchemaParser.Limits.standard.maxBytes + 1
 
-    /// The text of `path` (`-`: standard input). A missing file is not found (3); an unreadable
-    /// one or one that is not UTF-8 is bad input (65).
-    static func read(_ path: String) throws(CLIError) -> String {
+    /// The bytes of `path` (`-`: standard input), at most `readLimit`. A missing file is not
+    /// found (3); an unreadable one is bad input (65).
+    static func read(_ path: String) throws(CLIError) -> [UInt8] {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let code = errno
@@ -33,17 +33,15 @@ enum SchemaFile {
                 throw .badInput("\(path): \(String(cString: strerror(errno)))")
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .badInput("\(path): not UTF-8 text")
-        }
-        return text
+        return bytes
     }
 
-    /// Parses `path`; a refusal is `FILE:LINE:COLUMN: message` (65).
+    /// Parses `path`; a refusal, bytes that are not UTF-8 text included, is
+    /// `FILE:LINE:COLUMN: message` (65).
     static func parse(_ path: String) throws(CLIError) -> CloudSchema {
-        let text = try read(path)
+        let bytes = try read(path)
         do {
-            return try SchemaParser.parse(text)
+            return try SchemaParser.parse(bytes: bytes)
         } catch {
             throw .badInput(error.rendered(file: path == "-" ? "<stdin>" : path))
         }
