@@ -7,18 +7,28 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension JSONValue {
+    /// What parsing does with a key repeated in one object (RFC 8259 leaves it open).
+    public enum DuplicateKeys: Sendable {
+        /// The last member wins (what most parsers do): files other programs wrote, stored text.
+        case lastWins
+        /// A repeated key is an error at its offset: requests, where an ambiguous body would
+        /// mean one thing to the server and another to whatever checked it on the way.
+        case refused
+    }
+
     /// Parses a complete JSON text (RFC 8259). Nesting deeper than 512 levels and texts over
     /// 64 MiB are refused.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(bytes: Array(text.utf8))
+    public static func parse(_ text: String, duplicateKeys: DuplicateKeys = .lastWins) throws(JSONParseError) -> JSONValue {
+        try parse(bytes: Array(text.utf8), duplicateKeys: duplicateKeys)
     }
 
     /// Parses a complete JSON text given as UTF-8 bytes, of at most `JSONByteParser.maxBytes`.
-    public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    public static func parse(bytes: [UInt8], duplicateKeys: DuplicateKeys = .lastWins) throws(JSONParseError) -> JSONValue {
         guard bytes.count <= JSONByteParser.maxBytes else {
             throw JSONParseError(message: "the text is larger than \(JSONByteParser.maxBytes >> 20) MiB", offset: 0)
         }
         var parser = JSONByteParser(bytes: bytes)
+        parser.refusesDuplicateKeys = duplicateKeys == .refused
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -33,6 +43,8 @@ struct JSONByteParser {
     /// Key comparisons and look-ups made to find repeated object keys: a bounded number per
     /// key, whatever the object's size (tests count them to keep parsing linear).
     var keyProbes = 0
+    /// A repeated key in an object is an error instead of replacing the earlier member.
+    var refusesDuplicateKeys = false
     static let maxDepth = 512
     /// The largest text parsed (64 MiB: the largest file any command reads).
     static let maxBytes = 64 << 20
@@ -81,13 +93,18 @@ struct JSONByteParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyOffset = index
             let key = try parseString()
+            let existing = members.index(of: key, in: pairs, probes: &keyProbes)
+            if existing != nil && refusesDuplicateKeys {
+                throw JSONParseError(message: "duplicate key \(JSONValue.string(key).serialized())", offset: keyOffset)
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let existing = members.index(of: key, in: pairs, probes: &keyProbes) {
+            if let existing {
                 pairs[existing].1 = value
             } else {
                 members.append(key, after: pairs)

@@ -23,11 +23,12 @@ struct WebServicesCall {
         }
     }
 
-    /// The JSON body; an empty body is `{}` (GET requests and Apple's bodiless POSTs).
+    /// The JSON body; an empty body is `{}` (GET requests and Apple's bodiless POSTs). A key
+    /// repeated in one object is refused (BAD_REQUEST) rather than read as its last value.
     func body() throws(CloudError) -> JSONValue {
         if request.body.isEmpty { return .object([]) }
         do {
-            return try JSONValue.parse(bytes: request.body)
+            return try JSONValue.parse(bytes: request.body, duplicateKeys: .refused)
         } catch {
             throw CloudError(.invalidArguments, "malformed JSON at byte offset \(error.offset): \(error.message)")
         }
