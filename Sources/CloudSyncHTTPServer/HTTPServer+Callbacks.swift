@@ -60,6 +60,7 @@ extension HTTPServer {
                 inFlight += 1
                 connectionContext?.deadline = now + timeoutNanoseconds
             }
+            if let refusal = takeTargetRefusal(connectionContext) { return respond(connection, request, refusal, library: library) }
             if let length = library.lookupValue(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }) {
                 let declared = Int(length) ?? Int.max
                 if declared > configuration.maxBodySize {

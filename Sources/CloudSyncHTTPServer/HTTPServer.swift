@@ -156,6 +156,8 @@ public final class HTTPServer: @unchecked Sendable {
                            value: unsafeBitCast(Self.completedCallback, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .NOTIFY_CONNECTION,
                            value: unsafeBitCast(Self.connectionCallback, to: Int.self), ptr_value: context),
+            MHD_OptionItem(option: .URI_LOG_CALLBACK,
+                           value: unsafeBitCast(Self.requestTargetCallback, to: Int.self), ptr_value: context),
         ]
         if configuration.maxConnectionsPerAddress > 0 {
             options.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT,

@@ -26,6 +26,9 @@ final class ConnectionContext {
     var deadline: UInt64
     /// The watchdog shut the socket down already. Guarded by the server's lock.
     var shutDown = false
+    /// Why the current request's raw target was refused (`HTTPServer.requestTargetCallback`);
+    /// only the connection's thread touches it.
+    var targetRefusal: RequestPathError?
 
     init(fd: Int32, deadline: UInt64) {
         self.fd = fd

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncHTTPServer
 
 /// One operation of the CloudKit Web Services protocol, named by the tail of its path
 /// (`/database/1/{container}/{environment}/{database}/` + `rawValue`). The documented endpoints
@@ -103,9 +104,15 @@ public struct WebServicesPath: Sendable, Hashable {
         public var error: CloudError
     }
 
-    /// Parses a path (without its query string). An unknown shape or endpoint is 404; a bad
-    /// container, environment or database is 400 BAD_REQUEST with the reason.
+    /// Parses a path (percent-decoded, without its query string). A NUL or a `.`/`..` segment
+    /// is 400 BAD_REQUEST (`RequestPath`); an unknown shape or endpoint is 404; a bad container,
+    /// environment or database is 400 BAD_REQUEST with the reason.
     public static func parse(_ path: String) throws(Refusal) -> WebServicesPath {
+        do {
+            try RequestPath.check(decoded: path.utf8)
+        } catch {
+            throw Refusal(status: 400, error: CloudError(.invalidArguments, error.description))
+        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // "", "database", "1", container, environment, database, group, name
         guard parts.count == 8, parts[0].isEmpty, parts[1] == "database", parts[2] == version else {
