@@ -84,8 +84,10 @@ extension ServiceCloud: SharingService {
         return (db, zone, row)
     }
 
-    /// The userRecordNames of account logins (created on first use when `create`).
-    func participantNames(_ accounts: [String], create: Bool, request: DatabaseRequest,
+    /// The userRecordNames of account logins. An account that does not exist is UNKNOWN_ITEM
+    /// ("no account named 'bobb'"): an invitation never creates one, so a mistyped name is told
+    /// at once instead of inviting nobody.
+    func participantNames(_ accounts: [String], request: DatabaseRequest,
                           _ tx: any CloudStorageTransaction) throws -> [String] {
         guard !accounts.isEmpty, accounts.count <= Self.maxParticipantsPerCall else {
             throw CloudError(.invalidArguments, "name 1 to \(Self.maxParticipantsPerCall) accounts, got \(accounts.count)")
@@ -101,9 +103,7 @@ extension ServiceCloud: SharingService {
                 }
                 return known
             }
-            guard create else { throw CloudError(.unknownItem, "there is no account \(NameRules.quoted(name))") }
-            try tx.insertAccountIfAbsent(name: name, userRecordName: "_" + RandomID.hex(bytes: 16), now: clock())
-            return try tx.userRecordName(ofAccount: name) ?? ""
+            throw CloudError(.unknownItem, "no account named \(NameRules.quoted(name))")
         }
     }
 
@@ -140,7 +140,7 @@ extension ServiceCloud: SharingService {
         return try write { tx in
             let (db, _, row) = try ownedShare(zoneName, request: request, tx)
             let existing = try tx.shareParticipants(zoneName: zoneName, dbID: db.id)
-            for name in try participantNames(accounts, create: true, request: request, tx) {
+            for name in try participantNames(accounts, request: request, tx) {
                 let accepted = existing.first { $0.userRecordName == name }?.accepted ?? false
                 try tx.putShareParticipant(ShareParticipantRow(userRecordName: name, permission: permission, accepted: accepted),
                                            zoneName: zoneName, dbID: db.id)
@@ -155,7 +155,7 @@ extension ServiceCloud: SharingService {
         return try write { tx in
             let (db, _, row) = try ownedShare(zoneName, request: request, tx)
             let existing = try tx.shareParticipants(zoneName: zoneName, dbID: db.id)
-            for (account, name) in zip(accounts, try participantNames(accounts, create: false, request: request, tx)) {
+            for (account, name) in zip(accounts, try participantNames(accounts, request: request, tx)) {
                 guard let entry = existing.first(where: { $0.userRecordName == name }) else {
                     throw CloudError(.unknownItem, "\(NameRules.quoted(account)) is not a participant of the share of '\(zoneName)'")
                 }

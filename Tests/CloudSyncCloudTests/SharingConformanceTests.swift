@@ -103,6 +103,23 @@ struct SharingConformanceTests {
         #expect(try w.sharing.acceptedShares(zoneName: nil, in: dave).map(\.zoneID.zoneName) == ["Trips"])
     }
 
+    /// Issue 25, item 10: inviting a name no account has is UNKNOWN_ITEM (exit 3), naming it, and
+    /// creates nothing: no account, no participant, not even the others of the same call.
+    @Test(arguments: CloudBackend.allCases)
+    func invitingAnAccountThatDoesNotExistIsRefused(_ backend: CloudBackend) throws {
+        let w = try World(backend)
+        _ = try w.shared("bob")
+        let error = cloudError { _ = try w.sharing.addParticipants(["bob", "bobb"], permission: .readOnly, zoneName: "Trips", in: w.alice) }
+        #expect(error?.code == .unknownItem, "\(String(describing: error))")
+        #expect(error?.reason.contains("no account named 'bobb'") == true, "\(String(describing: error))")
+        #expect(try w.sharing.ownedShares(zoneName: "Trips", in: w.alice).first?.participants.isEmpty == true)
+        // bobb was not made by the attempt: inviting bobb alone is refused again.
+        #expect(cloudError { _ = try w.sharing.addParticipants(["bobb"], permission: .readOnly, zoneName: "Trips", in: w.alice) }?
+            .code == .unknownItem)
+        let share = try w.sharing.addParticipants(["bob"], permission: .readOnly, zoneName: "Trips", in: w.alice)
+        #expect(share.participants.count == 1)
+    }
+
     @Test(arguments: CloudBackend.allCases)
     func sharedDatabaseChangesListZonesThenUnsharedOnRemoval(_ backend: CloudBackend) throws {
         let w = try World(backend)

@@ -179,6 +179,7 @@ struct JSONOutputTests {
             Self.check("admin add", ["admin", "add", "bob"]),
             Self.check("admin remove", ["admin", "remove", "bob"]),
             Self.setup(["zone", "create", "Trips"]),
+            Self.setup(["--account", "carol", "zone", "list"]),
             Self.check("share create", ["share", "create", "--zone", "Trips"]),
             Self.check("share add", ["share", "add", "--zone", "Trips", "bob", "carol"]),
             Self.check("share remove", ["share", "remove", "--zone", "Trips", "carol"]),

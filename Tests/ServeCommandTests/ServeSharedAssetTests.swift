@@ -25,6 +25,7 @@ struct ServeSharedAssetTests {
         let entry = a(["--json", "record", "save", "Entry", "day1", "--zone", "Diary", "--field", "file:ASSETID=@" + diary])
         let diarySum = try #require(try entry.json()["fields"]?["file"]?["value"]?["fileChecksum"]?.stringValue)
         let url = try #require(try a(["--json", "share", "create", "--zone", "Trips"]).json()["url"]?.stringValue)
+        #expect(b(["zone", "list"]).status == 0)
         #expect(a(["share", "add", "--zone", "Trips", "bob"]).status == 0)
         #expect(b(["share", "accept", url]).status == 0)
         let listed = try b(["--json", "share", "list"]).json()

@@ -27,6 +27,8 @@ struct ShareCommandTests {
 
     @Test func inviteAcceptReadRefusedWriteUpgradeWriteRevoke() throws {
         let url = try aliceSharesTrips()
+        // An invitation names an account that exists (issue 25): bob has used the cloud.
+        #expect(run("bob", ["zone", "list"]).status == 0)
         #expect(run("alice", ["share", "add", "--zone", "Trips", "bob"]).status == 0)
         // Carol is not invited: refused (77), and she can neither read (3) nor write (77).
         let refused = run("carol", ["share", "accept", url])
@@ -90,6 +92,7 @@ struct ShareCommandTests {
 
     @Test func participantsAreNotifiedOfTheOwnersAndEachOthersChanges() throws {
         let url = try aliceSharesTrips()
+        for account in ["bob", "carol"] { #expect(run(account, ["zone", "list"]).status == 0) }
         #expect(run("alice", ["share", "add", "--zone", "Trips", "bob", "carol", "--permission", "read-write"]).status == 0)
         #expect(run("bob", ["share", "accept", url]).status == 0)
         #expect(run("carol", ["share", "accept", url]).status == 0)
@@ -111,6 +114,8 @@ struct ShareCommandTests {
             (["share", "create", "--zone", "Trips", "--public-permission", "everyone"], 64, "everyone"),
             (["share", "add", "--zone", "Trips", "bob", "--permission", "none"], 64, "none"),
             (["share", "remove", "--zone", "Trips", "zed"], 3, "zed"),
+            // Issue 25, item 10: an invitation names an account that exists.
+            (["share", "add", "--zone", "Trips", "bobb"], 3, "no account named 'bobb'"),
             (["share", "accept", "https://example.com/x"], 65, "share URL"),
             (["share", "leave", "--zone", "Trips"], 64, "--owner"),
             (["share", "create", "--zone", "_defaultZone"], 65, "_defaultZone"),

@@ -17,6 +17,7 @@ struct ShareOwnerLookupTests {
         #expect(run("alice", ["zone", "create", "Trips"]).status == 0)
         #expect(run("alice", ["record", "save", "Trip", "rome", "--zone", "Trips", "--field", "city=Rome"]).status == 0)
         let url = try #require(try run("alice", ["--json", "share", "create", "--zone", "Trips"]).json()["url"]?.stringValue)
+        #expect(run("bob", ["zone", "list"]).status == 0)
         #expect(run("alice", ["share", "add", "--zone", "Trips", "bob"]).status == 0)
         #expect(run("bob", ["share", "accept", url]).status == 0)
         let shared = ["--database", "shared", "--zone", "Trips"]

@@ -22,6 +22,7 @@ struct SharedEncryptedFieldTests {
         #expect(run("alice", ["store", "put", "Login", "mail", "--zone", "Vault", "--field", "user=al"]).status == 0)
         #expect(run("alice", ["store", "sync"]).status == 0)
         let url = try #require(try run("alice", ["--json", "share", "create", "--zone", "Vault"]).json()["url"]?.stringValue)
+        #expect(run("bob", ["zone", "list"]).status == 0)
         #expect(run("alice", ["share", "add", "--zone", "Vault", "bob", "--permission", "read-write"]).status == 0)
         #expect(run("bob", ["share", "accept", url]).status == 0)
         #expect(run("bob", ["store", "config", "shared-zones", "on"]).status == 0)

@@ -26,6 +26,7 @@ struct SharedStoreSyncTests {
         let aliceOn = run("alice", ["store", "sync", "on"])
         #expect(aliceOn.status == 0, "\(aliceOn.stderr)")
         let url = try #require(try run("alice", ["--json", "share", "create", "--zone", "Trips"]).json()["url"]?.stringValue)
+        #expect(run("bob", ["zone", "list"]).status == 0)
         #expect(run("alice", ["share", "add", "--zone", "Trips", "bob", "--permission", "read-write"]).status == 0)
         #expect(run("bob", ["share", "accept", url]).status == 0)
         #expect(run("bob", ["store", "config", "shared-zones", "on"]).status == 0)
@@ -83,6 +84,7 @@ struct SharedStoreUnsharedPushTests {
         #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--field", "city=Rome"]).status == 0)
         #expect(run("alice", ["store", "put", "Trip", "oslo", "--zone", "Notes", "--field", "city=Oslo"]).status == 0)
         #expect(run("alice", ["store", "sync", "on"]).status == 0)
+        #expect(run("bob", ["zone", "list"]).status == 0)
         for zone in ["Trips", "Notes"] {
             let url = try #require(try run("alice", ["--json", "share", "create", "--zone", zone]).json()["url"]?.stringValue)
             #expect(run("alice", ["share", "add", "--zone", zone, "bob", "--permission", "read-write"]).status == 0)
