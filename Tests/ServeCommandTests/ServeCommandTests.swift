@@ -172,6 +172,18 @@ struct ServeCommandTests {
         #expect(fixture.stop() == 0)
     }
 
+    /// The request log names accounts and peers: it is created 0600 like every other state file
+    /// (it was 0640). Checked under the usual umask 022, which keeps group bits.
+    @Test func theRequestLogIsCreatedPrivate() throws {
+        let fixture = try ServeFixture()
+        let (_, client) = fixture.client("log-mode")
+        #expect(client.run(["zone", "list"], device: "l").status == 0)
+        var info = stat()
+        #expect(stat(fixture.serverHome.file("requests.log"), &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")
+        #expect(fixture.stop() == 0)
+    }
+
     @Test func sixtyFourConcurrentClientsEachSave() throws {
         let fixture = try ServeFixture()
         let (_, client) = fixture.client("many")

@@ -6,7 +6,9 @@ import Glibc
 #endif
 
 /// Where `cloudsync serve` writes one line per request: stderr or a file opened for append.
-/// Lines from concurrent requests never interleave (one `write` each, under a lock).
+/// Lines from concurrent requests never interleave (one `write` each, under a lock). A new log
+/// file is created 0600, like every other state file (it names accounts and peers); an existing
+/// one keeps its mode.
 final class RequestLog: Sendable {
     let fd: Int32
     let lock = Mutex(())
@@ -16,7 +18,7 @@ final class RequestLog: Sendable {
             fd = STDERR_FILENO
             return
         }
-        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard opened >= 0 else {
             throw CLIError.failed("cannot open the log \(path): \(String(cString: strerror(errno)))")
         }
