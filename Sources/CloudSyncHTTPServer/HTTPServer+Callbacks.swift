@@ -15,14 +15,16 @@ extension HTTPServer {
     static let completedCallback: MHD_RequestCompletedCallback = { cls, connection, requestSlot, _ in
         guard let cls, let requestSlot, let raw = requestSlot.pointee else { return }
         requestSlot.pointee = nil
-        Unmanaged<RequestContext>.fromOpaque(raw).release()
+        let request = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-        // On a kept-alive connection the next request's headers are due within the timeout.
+        // On a kept-alive connection the next request's headers are due within the header timeout.
         let connectionContext = server.library?.info(connection, .CONNECTION_INFO_SOCKET_CONTEXT)?.pointee
             .socket_context.map { Unmanaged<ConnectionContext>.fromOpaque($0).takeUnretainedValue() }
         server.lock.withLock {
             server.inFlight -= 1
-            connectionContext?.deadline = MonotonicClock.now() + server.timeoutNanoseconds
+            server.bodyBytesHeld -= request.reserved
+            request.reserved = 0
+            connectionContext?.deadline = MonotonicClock.now() + server.headerTimeoutNanoseconds
             server.lock.broadcast()
         }
     }
@@ -32,7 +34,7 @@ extension HTTPServer {
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         if code == .CONNECTION_NOTIFY_STARTED {
             let fd = server.library?.info(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd ?? -1
-            let context = ConnectionContext(fd: fd, deadline: MonotonicClock.now() + server.timeoutNanoseconds)
+            let context = ConnectionContext(fd: fd, deadline: MonotonicClock.now() + server.headerTimeoutNanoseconds)
             socketSlot.pointee = Unmanaged.passRetained(context).toOpaque()
             server.lock.withLock { server.connections[ObjectIdentifier(context)] = context }
         } else if let raw = socketSlot.pointee {
@@ -61,10 +63,31 @@ extension HTTPServer {
                 connectionContext?.deadline = now + timeoutNanoseconds
             }
             if let refusal = takeTargetRefusal(connectionContext) { return respond(connection, request, refusal, library: library) }
+            var declared: Int?
             if let length = library.lookupValue(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }) {
-                let declared = Int(length) ?? Int.max
-                if declared > configuration.maxBodySize {
+                let size = Int(length) ?? Int.max
+                if size > configuration.maxBodySize {
                     return respond(connection, request, tooLarge(), library: library)
+                }
+                declared = size
+            }
+            // Nothing of the body is read yet: the handler judges the credential from the head.
+            let head = HTTPRequestHead(method: request.method, path: request.path,
+                                       query: values(connection, .GET_ARGUMENT_KIND, library).map {
+                                           HTTPRequest.QueryItem(name: $0.0, value: $0.1)
+                                       },
+                                       headers: HTTPHeaders(values(connection, .HEADER_KIND, library).map {
+                                           HTTPHeaders.Field(name: $0.0, value: $0.1)
+                                       }),
+                                       remoteAddress: ListeningSocket.numericHost(
+                                           library.info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr))
+            if var refusal = handler.admit(head) {
+                refusal.headers.set("Connection", "close")
+                return respond(connection, request, refusal, library: library, query: head.query)
+            }
+            if let declared, declared > 0 {
+                guard reserveBodyMemory(declared, for: request) else {
+                    return respond(connection, request, bodyMemoryFull(), library: library, query: head.query)
                 }
                 request.body.reserveCapacity(min(declared, 1 << 20))  // grown as bytes really arrive
             }
@@ -82,23 +105,33 @@ extension HTTPServer {
                 request.discarded += count
                 return request.discarded <= configuration.maxBodySize
             }
-            guard request.body.count + count <= configuration.maxBodySize else {
-                // A chunked body past the limit. libmicrohttpd queues no response in the middle of
-                // a body, so over plain HTTP the 413 is written to the socket here and the
+            let refusal: HTTPResponse? = if request.body.count + count > configuration.maxBodySize {
+                tooLarge()
+            } else if request.body.count + count > request.reserved
+                        && !reserveBodyMemory(request.body.count + count - request.reserved, for: request) {
+                bodyMemoryFull()
+            } else {
+                nil
+            }
+            if let refusal {
+                // A chunked body past a limit. libmicrohttpd queues no response in the middle of
+                // a body, so over plain HTTP the refusal is written to the socket here and the
                 // connection closed, the rest unread. Over TLS the rest is read and dropped (up
-                // to the limit again, then the connection is closed) and the 413 sent at its end.
+                // to the size limit, then the connection is closed) and the refusal sent at its end.
                 request.body = []
+                releaseBodyMemory(of: request)
                 if configuration.tls == nil, let fd = connectionContext?.fd, fd >= 0 {
-                    writeDirectly(fd, tooLarge(), request, library: library, connection: connection)
+                    writeDirectly(fd, refusal, request, library: library, connection: connection)
                     return false
                 }
+                request.refusal = refusal
                 request.discarded = count
                 return true
             }
             if let data { request.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count)) }
             return true
         }
-        if request.discarded > 0 { return respond(connection, request, tooLarge(), library: library) }
+        if request.discarded > 0 { return respond(connection, request, request.refusal ?? tooLarge(), library: library) }
         lock.withLock { connectionContext?.deadline = 0 }
         let httpRequest = HTTPRequest(method: request.method, path: request.path,
                                       query: values(connection, .GET_ARGUMENT_KIND, library).map {
@@ -119,9 +152,45 @@ extension HTTPServer {
                                                        retryAfter: retry),
                            library: library, query: httpRequest.query)
         }
+        guard gated || enterUngatedSlot() else {
+            let retry = configuration.retryAfterSeconds
+            return respond(connection, request, .error(status: 503, code: "TRY_AGAIN_LATER",
+                                                       reason: "too many long polls are open; retry after \(retry) s",
+                                                       retryAfter: retry),
+                           library: library, query: httpRequest.query)
+        }
         let response = handler.handle(httpRequest)
-        if gated { leaveHandlerSlot() }
+        if gated { leaveHandlerSlot() } else { leaveUngatedSlot() }
         return respond(connection, request, response, library: library, query: httpRequest.query)
+    }
+
+    /// Counts `count` more body bytes of `request` against `maxBodyMemory`; false (nothing
+    /// counted) when they would pass it.
+    private func reserveBodyMemory(_ count: Int, for request: RequestContext) -> Bool {
+        lock.withLock {
+            guard bodyBytesHeld + count <= configuration.maxBodyMemory else { return false }
+            bodyBytesHeld += count
+            request.reserved += count
+            return true
+        }
+    }
+
+    /// Gives back what `request` counted against `maxBodyMemory` (its body was dropped).
+    private func releaseBodyMemory(of request: RequestContext) {
+        lock.withLock {
+            bodyBytesHeld -= request.reserved
+            request.reserved = 0
+        }
+    }
+
+    /// 503 `TRY_AGAIN_LATER` for a body that would take the bodies in flight past `maxBodyMemory`.
+    private func bodyMemoryFull() -> HTTPResponse {
+        let retry = configuration.retryAfterSeconds
+        var response = HTTPResponse.error(status: 503, code: "TRY_AGAIN_LATER",
+                                          reason: "the server holds too many request bodies; retry after \(retry) s",
+                                          retryAfter: retry)
+        response.headers.set("Connection", "close")
+        return response
     }
 
     private func tooLarge() -> HTTPResponse {
@@ -169,7 +238,12 @@ extension HTTPServer {
     private func writeDirectly(_ fd: Int32, _ response: HTTPResponse, _ request: RequestContext,
                                library: LibMicroHTTPD, connection: OpaquePointer?) {
         request.answered = true
-        var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
+        let phrase = switch response.status {
+        case 413: "Content Too Large"
+        case 503: "Service Unavailable"
+        default: "Error"
+        }
+        var head = "HTTP/1.1 \(response.status) \(phrase)\r\n"
         for field in response.headers where !field.value.utf8.contains(where: { $0 == 10 || $0 == 13 }) {
             head += "\(field.name): \(field.value)\r\n"
         }
@@ -231,6 +305,20 @@ extension HTTPServer {
             runningHandlers -= 1
             lock.broadcast()
         }
+    }
+
+    /// Takes a slot for an ungated request (a long poll); false (answer 503) when they already
+    /// hold every connection but the reserved ones.
+    private func enterUngatedSlot() -> Bool {
+        lock.withLock {
+            guard ungatedRunning < configuration.maxConnections - configuration.reservedConnections else { return false }
+            ungatedRunning += 1
+            return true
+        }
+    }
+
+    private func leaveUngatedSlot() {
+        lock.withLock { ungatedRunning -= 1 }
     }
 
     /// The watchdog: shuts down connections whose client missed its deadline (slow headers or

@@ -16,14 +16,19 @@ import Glibc
 /// and a watchdog shuts down a connection whose headers or body are not in by the deadline even
 /// if it keeps dribbling bytes.
 ///
-/// Limits enforced before the handler: a body over `maxBodySize` is answered 413
-/// `LIMIT_EXCEEDED` as soon as `Content-Length` (or the chunked byte count) passes it, without
-/// reading the rest; malformed HTTP is answered 400 by libmicrohttpd.
+/// Limits enforced before the handler: headers must be in within `headerTimeout`; the handler's
+/// `admit` judges the head (the credential) before any body byte is read, and a refusal is sent
+/// at once with the connection closed; a body over `maxBodySize` is answered 413
+/// `LIMIT_EXCEEDED` as soon as `Content-Length` (or the chunked byte count) passes it, and one
+/// that would take the bodies in flight past `maxBodyMemory` 503 `TRY_AGAIN_LATER`, without
+/// reading the rest; ungated requests (long polls) leave `reservedConnections` to the others;
+/// `maxConnectionsPerAddress` bounds one peer; malformed HTTP is answered 400 by libmicrohttpd.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
     let log: (@Sendable (HTTPRequestLogEntry) -> Void)?
     let timeoutNanoseconds: UInt64
+    let headerTimeoutNanoseconds: UInt64
 
     /// Guards everything below, and is waited on for handler slots, draining and stopping.
     let lock = ConditionLock()
@@ -38,6 +43,10 @@ public final class HTTPServer: @unchecked Sendable {
     var inFlight = 0
     var runningHandlers = 0
     var queuedHandlers = 0
+    /// Ungated requests (long polls) in their handler now.
+    var ungatedRunning = 0
+    /// Bytes of request bodies held or announced now (`RequestContext.reserved` summed).
+    var bodyBytesHeld = 0
     var connections: [ObjectIdentifier: ConnectionContext] = [:]
     /// The PEM texts given to libmicrohttpd, freed after it stops.
     var tlsTexts: [UnsafeMutablePointer<CChar>] = []
@@ -49,6 +58,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.log = log
         self.timeoutNanoseconds = MonotonicClock.nanoseconds(configuration.connectionTimeout)
+        self.headerTimeoutNanoseconds = MonotonicClock.nanoseconds(configuration.headerTimeout)
     }
 
     /// The TCP port listened on once started (the system's choice when configured as 0).

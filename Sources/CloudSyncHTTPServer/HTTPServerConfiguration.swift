@@ -25,8 +25,17 @@ public struct HTTPServerConfiguration: Sendable {
     /// client that dribbles bytes is closed when it runs out too). libmicrohttpd's own idle timeout
     /// is this rounded up to whole seconds.
     public var connectionTimeout: Duration
+    /// How long a connection may take to send a request's headers, whole, counted from when the
+    /// server starts waiting for them (the connection opened, or its previous request answered):
+    /// a client that dribbles header bytes, or idles on a kept-alive connection, is closed then.
+    public var headerTimeout: Duration = .seconds(10)
     /// The largest request body accepted, in bytes; a larger one is answered 413 unread.
     public var maxBodySize: Int
+    /// The bytes that request bodies may hold at once across all connections (counted from their
+    /// `Content-Length`, or as a chunked body arrives, until the request completes); a request
+    /// past it is answered 503 `TRY_AGAIN_LATER` with `Retry-After` and its connection closed.
+    /// At least `maxBodySize`.
+    public var maxBodyMemory: Int = 256 << 20
     /// Handler calls running at once at most.
     public var maxConcurrentRequests: Int
     /// Requests waiting for a handler slot at most; more are answered 503 with `Retry-After`.
@@ -35,8 +44,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var retryAfterSeconds: Int
     /// Requests whose path ends with one of these skip the handler gate (neither counted nor
     /// refused by `maxConcurrentRequests`/`maxQueuedRequests`): long polls, which wait rather than
-    /// work; `maxConnections` still bounds them.
+    /// work; `maxConnections` still bounds them, less `reservedConnections`.
     public var ungatedPathSuffixes: [String] = []
+    /// Connections kept for gated requests: ungated ones (long polls) run on at most
+    /// `maxConnections - reservedConnections` connections at once; past it they are answered 503
+    /// `TRY_AGAIN_LATER` with `Retry-After`. 0 keeps none.
+    public var reservedConnections: Int = 0
     /// HTTPS when set; plain HTTP when nil.
     public var tls: TLS?
 
@@ -65,7 +78,16 @@ public struct HTTPServerConfiguration: Sendable {
         if connectionTimeout < .milliseconds(100) || connectionTimeout > .seconds(86_400) {
             return "the connection timeout must be 0.1 s to 1 day"
         }
+        if headerTimeout < .milliseconds(100) || headerTimeout > .seconds(86_400) {
+            return "the header timeout must be 0.1 s to 1 day"
+        }
         if maxBodySize < 0 { return "the maximum body size cannot be negative" }
+        if maxBodyMemory < maxBodySize {
+            return "the body memory bound (\(maxBodyMemory) bytes) must be at least the largest body (\(maxBodySize) bytes)"
+        }
+        if reservedConnections < 0 || reservedConnections >= maxConnections {
+            return "the reserved connections must be 0 to max connections - 1"
+        }
         if maxConcurrentRequests < 1 { return "max concurrent requests must be at least 1" }
         if maxQueuedRequests < 0 { return "max queued requests cannot be negative" }
         if retryAfterSeconds < 0 { return "Retry-After cannot be negative" }

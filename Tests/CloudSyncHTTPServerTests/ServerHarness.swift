@@ -10,9 +10,10 @@ final class ServerHarness: @unchecked Sendable {
     private var entries: [HTTPRequestLogEntry] = []
 
     init(_ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+         admit: (@Sendable (HTTPRequestHead) -> HTTPResponse?)? = nil,
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let box = LogBox()
-        server = HTTPServer(configuration: configuration, handler: HTTPClosureHandler(handler),
+        server = HTTPServer(configuration: configuration, handler: HTTPClosureHandler(admit: admit, handler),
                             log: { entry in box.harness?.record(entry) })
         try server.start()
         port = server.boundPort ?? 0
@@ -43,8 +44,18 @@ final class ServerHarness: @unchecked Sendable {
 struct RawClient {
     let fd: Int32
 
-    init(port: UInt16, receiveTimeoutSeconds: Int = 20) {
+    /// Connects to 127.0.0.1:`port` from `source` (another loopback address such as 127.0.0.2
+    /// when given: the server sees another peer).
+    init(port: UInt16, receiveTimeoutSeconds: Int = 20, from source: String? = nil) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
