@@ -11,6 +11,9 @@ public protocol WebServicesAuthenticator: Sendable {
     /// (with `retryAfter`) when the credentials cannot be read.
     func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
                 body: [UInt8]) throws(CloudError) -> Caller?
+    /// Why the credential is refused from the head alone, before the body is read; nil lets the
+    /// request through to `caller` (see CredentialPrecheck.swift; the default refuses nothing).
+    func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal?
 }
 
 /// Credentials kept in a cloud's storage (`ServiceCloud+Credentials`): a bearer token

@@ -7,10 +7,21 @@ import CloudSyncHTTPServer
 public struct WebServicesHTTPHandler: HTTPHandler {
     let handler: WebServicesHandler
     let authenticator: any WebServicesAuthenticator
+    let longPolls: LongPollLimiter
 
-    public init(handler: WebServicesHandler, authenticator: any WebServicesAuthenticator) {
+    /// `longPolls` bounds the `notifications/poll` requests held open per account and device.
+    public init(handler: WebServicesHandler, authenticator: any WebServicesAuthenticator,
+                longPolls: LongPollLimits = LongPollLimits()) {
         self.handler = handler
         self.authenticator = authenticator
+        self.longPolls = LongPollLimiter(longPolls)
+    }
+
+    /// Refuses a request whose credential is bad from its head alone (401, connection closed,
+    /// body unread); see `CredentialPrecheck.swift`.
+    public func admit(_ head: HTTPRequestHead) -> HTTPResponse? {
+        authenticator.precheck(path: head.path, query: head.query.map { ($0.name, $0.value) },
+                               headers: head.headers.map { ($0.name, $0.value) }).map(handler.refusalResponse)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -24,8 +35,10 @@ public struct WebServicesHTTPHandler: HTTPHandler {
             return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
                             account: nil)
         }
-        let answer = handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
-                                                       headers: headers, body: request.body, caller: caller))
+        let answer = limitingLongPolls(request, account: caller?.account) {
+            handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
+                                              headers: headers, body: request.body, caller: caller))
+        }
         return response(answer, account: caller?.account)
     }
 

@@ -22,7 +22,9 @@ public enum ServeCommand {
             one), then one log line per request: method, path, account, status, milliseconds, \
             peer. Requests authenticate with a token of 'cloudsync token create' (Authorization: \
             Bearer TOKEN or ?ckWebAuthToken=TOKEN) or a server-to-server key of 'cloudsync token \
-            add-key'. SIGTERM or SIGINT stops accepting, lets requests in flight finish (at most \
+            add-key'; a request whose credential is missing or unknown is refused 401 from its \
+            headers, its body unread, and its connection closed. Long polls are limited to 8 per \
+            account and device (32 per account; past it 429 THROTTLED). SIGTERM or SIGINT stops accepting, lets requests in flight finish (at most \
             10 s) and exits 0.
             """,
         options: [OptionSpec("listen", value: "HOST:PORT", help: "Address to listen on (default 127.0.0.1:8080; port 0 picks one)."),
@@ -31,6 +33,12 @@ public enum ServeCommand {
                   OptionSpec("max-connections", value: "N", help: "Connections served at once (default 256)."),
                   OptionSpec("max-requests", value: "N",
                              help: "Requests worked on at once, below --max-connections (default 32, at most a quarter of the connections); twice as many more wait, the rest get 503 with Retry-After. Long polls are not counted."),
+                  OptionSpec("max-connections-per-address", value: "N",
+                             help: "Connections from one address at once (default 32; 0 for no limit). Long polls may hold at most three quarters of --max-connections."),
+                  OptionSpec("header-timeout", value: "SECONDS",
+                             help: "Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too."),
+                  OptionSpec("max-body-memory", value: "BYTES",
+                             help: "Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
                              completion: .file)],
         examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
@@ -50,6 +58,7 @@ public enum ServeCommand {
             configuration.maxConnections = count
         }
         try limitRequests(&configuration, arguments.value("max-requests"))
+        try ServeLimitArguments.apply(&configuration, arguments)
         switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
         case (nil, nil): break
         case (let cert?, let key?): configuration.tls = .init(certificatePath: cert, privateKeyPath: key)

@@ -1,0 +1,88 @@
+import CloudSyncCore
+import CloudSyncHTTPServer
+
+/// Why a request's credential is refused from its headers and query string alone, before any
+/// byte of its body is read (`WebServicesAuthenticator.precheck`). The body-signed parts (a
+/// server-to-server signature) are still checked in full once the body is in.
+public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No `Authorization`, `ckWebAuthToken`, `ckAPIToken` or server-to-server key ID at all.
+    case missing
+    /// `Authorization` is not `Bearer TOKEN`.
+    case notBearer
+    /// The token is empty or longer than any token made (256 bytes).
+    case malformedToken
+    /// No stored token has this value (never made, or revoked).
+    case unknownToken
+    /// A server-to-server key ID without its date or signature header.
+    case incompleteSignature
+    /// No registered server-to-server key has this ID.
+    case unknownServerKey
+    /// The signed request's date is not a date, or more than 5 minutes from the server's clock.
+    case dateOutsideWindow
+
+    public var description: String {
+        switch self {
+        case .missing: "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"
+        case .notBearer: "authentication failed: the Authorization header must be 'Bearer TOKEN'"
+        case .malformedToken: "authentication failed: the token is empty or too long"
+        case .unknownToken: "authentication failed: the token is unknown or revoked"
+        case .incompleteSignature: "authentication failed: a server-to-server key ID needs its date and signature headers"
+        case .unknownServerKey: "authentication failed: no server-to-server key has this ID"
+        case .dateOutsideWindow: "authentication failed: the signed request's date is more than 5 minutes from the server's clock"
+        }
+    }
+}
+
+extension WebServicesAuthenticator {
+    /// Lets every request through to the full check (an authenticator that only judges bodies).
+    public func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal? {
+        nil
+    }
+}
+
+extension StoredCredentialAuthenticator {
+    /// Refuses what the headers and query already show to be bad: no credential at all, a token
+    /// that no stored token matches, a server-to-server key ID that is not registered or whose
+    /// date is outside the 5-minute window. A request with `ckAPIToken` is let through (its check
+    /// is the handler's), and so is one whose credential cannot be looked up now (storage down:
+    /// the full check answers that). The signature needs the body: `caller(...)` checks it.
+    public func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal? {
+        func header(_ name: String) -> String? {
+            let lower = name.lowercased()
+            return headers.first { $0.0.lowercased() == lower }?.1
+        }
+        if query.contains(where: { $0.0 == "ckAPIToken" }) { return nil }
+        if let keyID = header(ServerKeySignature.keyIDHeader) {
+            guard let date = header(ServerKeySignature.dateHeader), header(ServerKeySignature.signatureHeader) != nil
+            else { return .incompleteSignature }
+            guard let time = ISO8601.milliseconds(from: date),
+                  abs(time - clock()) <= ServerKeySignature.maxSkewMilliseconds else { return .dateOutsideWindow }
+            do { return try service.serverKey(id: keyID) == nil ? .unknownServerKey : nil } catch { return nil }
+        }
+        let token: String
+        if let authorization = header("Authorization") {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .notBearer }
+            token = String(parts[1]).trimmingSpaces()
+        } else if let value = query.first(where: { $0.0 == "ckWebAuthToken" })?.1 {
+            token = value
+        } else {
+            return .missing
+        }
+        guard !token.isEmpty, token.utf8.count <= 256 else { return .malformedToken }
+        do { return try service.authenticate(token: token) == nil ? .unknownToken : nil } catch { return nil }
+    }
+}
+
+extension WebServicesHandler {
+    /// The 401 `AUTHENTICATION_FAILED` reply (CloudKit error body) of a credential refused from
+    /// the head; the server sends it and closes the connection, the body unread.
+    public func refusalResponse(_ refusal: CredentialRefusal) -> HTTPResponse {
+        let answer = errorResponse(CloudError(.notAuthenticated, refusal.description), status: 401, uuid: makeUUID(),
+                                   serverErrorCode: WebServicesError.authenticationFailed)
+        var headers = HTTPHeaders()
+        for (name, value) in answer.headers { headers.add(name, value) }
+        headers.set("Connection", "close")
+        return HTTPResponse(status: answer.status, headers: headers, body: answer.body)
+    }
+}

@@ -1,0 +1,170 @@
+import CloudSyncCore
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP connection to 127.0.0.1 from a chosen loopback address (127.0.0.2, … are
+/// loopback too: the server sees distinct peers), with send and receive timeouts.
+struct LoopbackConnection {
+    let fd: Int32
+
+    init(port: Int, from source: String = "127.0.0.1", timeoutSeconds: Int = 10) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        _ = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    /// Bytes written before the connection failed (all of them when it did not).
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return offset }
+            offset += n
+        }
+        return offset
+    }
+
+    @discardableResult
+    func send(_ text: String) -> Int { send(Array(text.utf8)) }
+
+    /// What the server sends until it closes (or the receive timeout).
+    func readAll() -> String {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
+
+/// The resident memory of a process in bytes (`VmRSS` of /proc/PID/status).
+func residentBytes(_ pid: pid_t) -> Int {
+    let status = BackgroundProcess.read("/proc/\(pid)/status")
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+}
+
+/// `cloudsync serve` against hostile clients (issue 25, items 5 and 6), all through a real process.
+@Suite("cloudsync serve: hostile clients")
+struct ServeHostileClientTests {
+    static let modifyPath = "/database/1/iCloud.com.example.App/development/private/records/modify"
+    static let pollPath = "/database/1/iCloud.com.example.App/development/private/notifications/poll"
+
+    /// 12 connections announce 30 MB each and send it, without a credential or with an unknown
+    /// token: each is answered 401 from its headers and closed, so the server's memory does not
+    /// grow with them (before, it read every byte: 24 such took it from 27 MB to 1.6 GB); an
+    /// authenticated client still works.
+    @Test func unauthenticatedBodiesAreRefusedUnread() throws {
+        let fixture = try ServeFixture()
+        defer { kill(fixture.process.pid, SIGKILL); _ = fixture.process.wait(seconds: 10) }
+        let port = Int(fixture.url.split(separator: ":").last ?? "") ?? 0
+        let before = residentBytes(fixture.process.pid)
+        let chunk = [UInt8](repeating: 0x20, count: 1 << 20)
+        var held: [LoopbackConnection] = []
+        for index in 0..<12 {
+            let connection = LoopbackConnection(port: port)
+            held.append(connection)
+            let credential = index % 2 == 0 ? "" : "Authorization: Bearer cst_forged-token\r\n"
+            connection.send("POST \(Self.modifyPath) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                            + credential + "Content-Length: \(30 << 20)\r\n\r\n")
+            var sent = 0
+            for _ in 0..<29 {  // all but the last MB
+                let n = connection.send(chunk)
+                sent += n
+                if n < chunk.count { break }
+            }
+            let reply = connection.readAll()
+            #expect(reply.hasPrefix("HTTP/1.1 401"), "connection \(index): \(reply.prefix(200))")
+            #expect(reply.contains("AUTHENTICATION_FAILED"), "\(reply.prefix(400))")
+            #expect(sent < 20 << 20, "connection \(index): the server took \(sent) bytes of a refused body")
+        }
+        let after = residentBytes(fixture.process.pid)
+        #expect(after - before < 64 << 20, "serve grew from \(before >> 20) MB to \(after >> 20) MB")
+        held.forEach { $0.close() }
+        let (_, client) = fixture.client("legit")
+        let saved = client.run(["record", "save", "Note", "n1", "--field", "title=still here"], device: "c")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(fixture.log.contains("records/modify - 401 "), "\(fixture.log)")
+    }
+
+    /// 300 connections dribbling header bytes from 127.0.0.1 and 32 long polls held open do not
+    /// lock out a client on 127.0.0.2: each of its answers comes within 1 s (before, it was
+    /// locked out for the 30 s connection timeout). Long polls past 8 per device are 429 THROTTLED.
+    @Test func slowHeadersAndLongPollsDoNotLockOutAnotherClient() throws {
+        let fixture = try ServeFixture()
+        defer { kill(fixture.process.pid, SIGKILL); _ = fixture.process.wait(seconds: 10) }
+        let port = Int(fixture.url.split(separator: ":").last ?? "") ?? 0
+        var slow: [LoopbackConnection] = []
+        for _ in 0..<300 {
+            let connection = LoopbackConnection(port: port, timeoutSeconds: 1)
+            connection.send("POST \(Self.modifyPath) HTTP/1.1\r\nHost: x\r\n")
+            slow.append(connection)
+        }
+        defer { slow.forEach { $0.close() } }
+        func poll(_ device: String, from source: String) -> LoopbackConnection {
+            let token = device.utf8.map { String($0, radix: 16) }.joined()
+            let body = #"{"apnsToken":"\#(token)","timeout":20}"#
+            let connection = LoopbackConnection(port: port, from: source)
+            connection.send("POST \(Self.pollPath) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.token)\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            return connection
+        }
+        var polls: [LoopbackConnection] = []
+        for device in 0..<4 {
+            for _ in 0..<8 { polls.append(poll("d\(device)", from: device < 2 ? "127.0.0.3" : "127.0.0.4")) }
+        }
+        defer { polls.forEach { $0.close() } }
+        let ninth = poll("d0", from: "127.0.0.5")
+        let throttled = ninth.readAll()
+        ninth.close()
+        #expect(throttled.hasPrefix("HTTP/1.1 429"), "\(throttled.prefix(300))")
+        #expect(throttled.contains("\"serverErrorCode\":\"THROTTLED\""), "\(throttled)")
+        #expect(throttled.lowercased().contains("retry-after: 5"), "\(throttled)")
+        for round in 0..<5 {
+            for connection in slow { connection.send("X") }  // still dribbling
+            let answer = ProcessSpawner.run("/usr/bin/curl", [
+                "-sS", "--max-time", "5", "--interface", "127.0.0.2", "-o", "/dev/null", "-w", "%{http_code} %{time_total}",
+                "-H", "Authorization: Bearer " + fixture.token, "--data-binary", "{}",
+                fixture.url + "/database/1/iCloud.com.example.App/development/private/zones/list",
+            ], environment: ["PATH": "/usr/bin:/bin"])
+            let parts = answer.stdout.split(separator: " ")
+            #expect(parts.first == "200", "round \(round): \(answer.stdout) \(answer.stderr)")
+            #expect((Double(parts.last ?? "") ?? 99) < 1, "round \(round): \(answer.stdout)")
+        }
+    }
+
+    @Test func badLimitOptionsAreUsageErrors() throws {
+        let home = TemporaryDirectory("serve-hostile-limits")
+        let runner = BinaryRunner(home: home.path)
+        for (bad, name) in [(["--max-body-memory", "12"], "--max-body-memory"), (["--max-body-memory", "1X"], "--max-body-memory"),
+                            (["--header-timeout", "0"], "--header-timeout"), (["--header-timeout", "x"], "--header-timeout"),
+                            (["--max-connections-per-address", "-1"], "--max-connections-per-address")] {
+            let result = runner.run(["serve", "--listen", "127.0.0.1:0"] + bad)
+            #expect(result.status == 64, "\(bad): \(result.stderr)")
+            #expect(result.stderr.contains(name), "\(result.stderr)")
+        }
+    }
+}
