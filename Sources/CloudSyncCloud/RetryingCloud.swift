@@ -37,9 +37,11 @@ public struct RetryPolicy: Sendable, Hashable {
         }
     }
 
-    /// Seconds to wait before try number `attempt + 1` after `error`.
+    /// Seconds to wait before try number `attempt + 1` after `error`: its `retryAfter` when
+    /// positive, the exponential backoff otherwise (a `retryAfter` of 0 says "retry" without a
+    /// delay of its own, such as a connection closed before any reply).
     public func delay(after error: CloudError, attempt: Int) -> Double {
-        if let retryAfter = error.retryAfter { return min(max(retryAfter, 0), maxDelay * 4) }
+        if let retryAfter = error.retryAfter, retryAfter > 0 { return min(retryAfter, maxDelay * 4) }
         return min(baseDelay * Double(1 << min(attempt, 20)), maxDelay)
     }
 }

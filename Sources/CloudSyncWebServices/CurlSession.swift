@@ -25,6 +25,10 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case failed(String)
     /// The reply was larger than the limit (bytes).
     case replyTooLarge(Int)
+    /// The server closed or reset the connection before any byte of a reply (curl's message;
+    /// whether the whole request had been written to it). A server at its connection limit does
+    /// this; the request was not answered, and if not sent in full, not acted on either.
+    case closedBeforeReply(String, requestSent: Bool)
 
     public var description: String {
         switch self {
@@ -32,6 +36,7 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
         case .unreachable(let why): "cannot reach the cloud: \(why)"
         case .failed(let why): "the exchange with the cloud failed: \(why)"
         case .replyTooLarge(let limit): "the cloud's reply is larger than \(limit >> 20) MiB"
+        case .closedBeforeReply(let why, _): "the cloud closed the connection before replying: \(why)"
         }
     }
 }
@@ -111,9 +116,21 @@ public final class CurlSession: Sendable {
         guard code == CURLE_OK else {
             if sink.overflowed { return .failure(.replyTooLarge(maxReplyBytes)) }
             let message = curl.strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+            var headerBytes = 0
+            _ = curl.getLong(easy, CURLINFO_HEADER_SIZE, &headerBytes)
             switch code {
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT:
                 return .failure(.unreachable(message))
+            case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+                guard headerBytes == 0 && sink.headers.isEmpty else { return .failure(.failed(message)) }
+                // Sent in full: the request's header bytes went out and the body's count did
+                // (curl_off_t is a 64-bit integer, as Int is here).
+                var requestBytes = 0
+                var uploaded = 0
+                _ = curl.getLong(easy, CURLINFO_REQUEST_SIZE, &requestBytes)
+                _ = curl.getLong(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+                let sent = code != CURLE_SEND_ERROR && requestBytes > 0 && (method == "GET" || uploaded >= body.count)
+                return .failure(.closedBeforeReply(message, requestSent: sent))
             default:
                 return .failure(.failed(message))
             }

@@ -9,7 +9,9 @@ import Synchronization
 /// Failures map to the service's codes: an unreachable server (refused, unresolvable, timed
 /// out) is `networkUnavailable`; 503 and 429 keep their `Retry-After` as `retryAfter`
 /// (`serviceUnavailable`, `requestRateLimited`), so `RetryingCloud` waits and retries; 401 is
-/// `notAuthenticated` and 403 `permissionFailure` (both exit 77).
+/// `notAuthenticated` and 403 `permissionFailure` (both exit 77). A connection the server closes
+/// before any reply (at its connection limit) is `serviceUnavailable` too, retried the same way,
+/// when the request was not sent in full or its endpoint is idempotent; otherwise `networkFailure`.
 public final class HTTPCloud: CloudService, Sendable {
     public let configuration: HTTPCloudConfiguration
     let session: CurlSession
@@ -49,6 +51,11 @@ public final class HTTPCloud: CloudService, Sendable {
             switch error {
             case .unreachable, .library: throw CloudError(.networkUnavailable, error.description)
             case .failed, .replyTooLarge: throw CloudError(.networkFailure, error.description)
+            case .closedBeforeReply(_, let sent):
+                // Retried as a 503 is (RetryingCloud's try-later policy, its own backoff: a
+                // `retryAfter` of 0 gives no hint) when the request is safe to send again.
+                guard !sent || endpoint.isIdempotent else { throw CloudError(.networkFailure, error.description) }
+                throw CloudError(.serviceUnavailable, error.description, retryAfter: 0)
             }
         }
         guard reply.status == 200 else { throw Self.error(of: reply) }

@@ -58,6 +58,21 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     /// Extension: the userRecordName of an account login (`{accountName}` → `{userRecordName}`).
     case sharesUser = "shares/user"
 
+    /// True when sending the request twice has the effect of sending it once (reads, device
+    /// registration): a client may send it again after a connection closed before any reply.
+    public var isIdempotent: Bool {
+        switch self {
+        case .recordsLookup, .recordsQuery, .recordsChanges, .zonesList, .zonesLookup, .zonesChanges, .changesDatabase,
+             .subscriptionsList, .subscriptionsLookup, .usersCurrent, .assetsDownload, .tokensCreate, .tokensRegister,
+             .tokensUnregister, .kvChanges, .schemaExport, .sharesList, .sharesUser:
+            true
+        case .recordsModify, .zonesModify, .subscriptionsModify, .assetsUpload, .assetsData, .notificationsPoll, .kvModify,
+             .schemaImport, .schemaDeploy, .schemaReset, .sharesModify, .sharesParticipants, .sharesDelete, .sharesAccept,
+             .sharesLeave:
+            false
+        }
+    }
+
     /// The HTTP methods the endpoint answers. Apple documents `GET` for the list-style reads
     /// and `users/current`; they also accept `POST` here, as Apple's servers do.
     public var methods: [String] {

@@ -23,9 +23,17 @@ final class LoopbackServer: @unchecked Sendable {
     var acceptedConnections: Int { state.withLock { $0.accepted } }
     var requestCount: Int { state.withLock { $0.requests } }
 
+    /// Closes the connection without a reply after reading a request for which it is true.
+    private let drop: (@Sendable (WebServicesRequest) -> Bool)?
+    /// The first this many connections are closed as soon as accepted, nothing read.
+    private let closeAtAccept: Int
+
     init(authenticate: @escaping @Sendable (String) -> String? = { $0.hasPrefix("token-") ? String($0.dropFirst(6)) : nil },
+         closeAtAccept: Int = 0, drop: (@Sendable (WebServicesRequest) -> Bool)? = nil,
          respond: @escaping Responder) throws {
         self.respond = respond
+        self.drop = drop
+        self.closeAtAccept = closeAtAccept
         self.authenticate = authenticate
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackError.socket("socket") }
@@ -68,12 +76,17 @@ final class LoopbackServer: @unchecked Sendable {
                 close(listener)
                 return
             }
-            let stopped = state.withLock { s in
+            let (stopped, closing) = state.withLock { s in
                 s.accepted += 1
                 s.connections.append(fd)
-                return s.stopped
+                return (s.stopped, s.accepted <= closeAtAccept)
             }
             if stopped { shutdown(fd, Int32(SHUT_RDWR)) }
+            if closing {
+                state.withLock { $0.connections.removeAll { $0 == fd } }
+                close(fd)
+                continue
+            }
             spawn { [self] in serve(fd) }
         }
     }
@@ -86,6 +99,7 @@ final class LoopbackServer: @unchecked Sendable {
         }
         while let request = readRequest(fd, &buffer) {
             state.withLock { $0.requests += 1 }
+            if let drop, drop(request) { return }
             let response = respond(request)
             var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\nContent-Length: \(response.body.count)\r\n"
             for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
