@@ -133,7 +133,7 @@ function __cloudsync_value_options --argument-names path
         case 'otp sync'
             printf '%s\n' '--batch-size'
         case 'serve'
-            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--log'
+            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
         case 'cloud copy'
@@ -684,6 +684,9 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l tls-cert -r -F -d 'Serve 
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l tls-key -r -F -d 'The PEM private key of --tls-cert.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections -x -d 'Connections served at once (default 256).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-requests -x -d 'Requests worked on at once, below --max-connections (default 32, at most a quarter of the connections); twice as many more wait, the rest get 503 with Retry-After. Long polls are not counted.'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections-per-address -x -d 'Connections from one address at once (default 32; 0 for no limit). Long polls may hold at most three quarters of --max-connections.'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l header-timeout -x -d 'Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too.'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-body-memory -x -d 'Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 
 # cloudsync token
