@@ -154,10 +154,10 @@ extension HTTPServer {
         }
         guard gated || enterUngatedSlot() else {
             let retry = configuration.retryAfterSeconds
-            return respond(connection, request, .error(status: 503, code: "TRY_AGAIN_LATER",
-                                                       reason: "too many long polls are open; retry after \(retry) s",
-                                                       retryAfter: retry),
-                           library: library, query: httpRequest.query)
+            var refusal = HTTPResponse.error(status: 503, code: "TRY_AGAIN_LATER",
+                                             reason: "too many long polls are open; retry after \(retry) s", retryAfter: retry)
+            refusal.headers.set("Connection", "close")  // the refused poller does not keep the connection
+            return respond(connection, request, refusal, library: library, query: httpRequest.query)
         }
         let response = handler.handle(httpRequest)
         if gated { leaveHandlerSlot() } else { leaveUngatedSlot() }

@@ -51,7 +51,7 @@ final class LongPollLimiter: Sendable {
 extension WebServicesHTTPHandler {
     /// Runs `answer` for `request`, holding a long-poll slot when it is an authenticated
     /// `notifications/poll`; past `LongPollLimits` the poll is answered 429 `THROTTLED` with
-    /// `retryAfter` instead. Other requests (and polls the handler will refuse anyway: no account,
+    /// `retryAfter` instead, and its connection closed. Other requests (and polls the handler will refuse anyway: no account,
     /// a body that is not a poll) run as they are.
     func limitingLongPolls(_ request: HTTPRequest, account: String?,
                            _ answer: () -> WebServicesResponse) -> WebServicesResponse {
@@ -64,7 +64,10 @@ extension WebServicesHTTPHandler {
                                    "too many long polls open for this account (at most \(limits.perDevice) per device "
                                    + "and \(limits.perAccount) in all); retry after \(limits.retryAfterSeconds) s",
                                    retryAfter: Double(limits.retryAfterSeconds))
-            return handler.errorResponse(error, status: 429, uuid: handler.makeUUID())
+            // Closed after the answer: a refused poller does not keep its connection idle.
+            var refusal = handler.errorResponse(error, status: 429, uuid: handler.makeUUID())
+            refusal.headers.append(("Connection", "close"))
+            return refusal
         }
         defer { longPolls.leave(account: account, device: device) }
         return answer()

@@ -143,6 +143,7 @@ struct ServeHostileClientTests {
         #expect(throttled.hasPrefix("HTTP/1.1 429"), "\(throttled.prefix(300))")
         #expect(throttled.contains("\"serverErrorCode\":\"THROTTLED\""), "\(throttled)")
         #expect(throttled.lowercased().contains("retry-after: 5"), "\(throttled)")
+        #expect(throttled.lowercased().contains("connection: close"), "a refused poller does not keep its connection")
         for round in 0..<5 {
             for connection in slow { connection.send("X") }  // still dribbling
             let answer = ProcessSpawner.run("/usr/bin/curl", [
