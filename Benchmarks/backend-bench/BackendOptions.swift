@@ -5,6 +5,7 @@ struct BackendOptions {
     var skipMillion = false
     var skipPostgres = false
     var skipServe = false
+    var hostile = false
     var postgresURL: String?
     var cloudsync: String?
     var jsonOut: String?
@@ -16,7 +17,7 @@ struct BackendOptions {
     var notifications = 200
 
     static let usage = """
-        usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--postgres URL]
+        usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--postgres URL]
                              [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
                              [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
 
@@ -27,6 +28,9 @@ struct BackendOptions {
                                 either the PostgreSQL part is skipped). Each part uses its own
                                 `schema=` in that database.
           --quick               10x smaller sizes
+          --hostile             only the hostile-client part (issue 25): a legitimate client's
+                                p50/p99 against serve, quiet and beside 300 dribbling connections
+                                and 300 long polls, with serve's limits and with those of before
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
           --runs N              repetitions of the save and fetch timings (median; default 1)
           --clients N           concurrent clients of the modify-latency case (default 64)
@@ -53,6 +57,7 @@ struct BackendOptions {
             case "--skip-1m": skipMillion = true
             case "--skip-postgres": skipPostgres = true
             case "--skip-serve": skipServe = true
+            case "--hostile": hostile = true
             case "--postgres": postgresURL = try value(argument)
             case "--cloudsync": cloudsync = try value(argument)
             case "--json-out": jsonOut = try value(argument)

@@ -37,14 +37,18 @@ func main() -> Int32 {
     log("backend-bench (\(options.quick ? "quick" : "full") sizes), files in \(work), load \(loadAtStart.serialized())")
     var pairs: [(String, JSONValue)] = [("mode", .string(options.quick ? "quick" : "full"))]
     do {
-        if options.skipPostgres || options.postgresURL == nil {
+        if options.hostile {
+            pairs.append(("hostile", try HostilePart(options: options, work: work, cloudsync: cloudsync).run()))
+        } else if options.skipPostgres || options.postgresURL == nil {
             if !options.skipPostgres { log("[postgres] skipped: no --postgres URL and no CLOUDSYNC_TEST_POSTGRES_URL") }
             pairs.append(("postgres", .null))
         } else {
             pairs.append(("postgres", try PostgresPart(options: options, url: options.postgresURL!, work: work, cloudsync: cloudsync).run()))
             pairs.append(("load_after_postgres", loadJSON()))
         }
-        pairs.append(("serve", options.skipServe ? .null : try ServePart(options: options, work: work, cloudsync: cloudsync).run()))
+        if !options.hostile {
+            pairs.append(("serve", options.skipServe ? .null : try ServePart(options: options, work: work, cloudsync: cloudsync).run()))
+        }
     } catch {
         log("backend-bench: \(error)")
         return 1
