@@ -30,7 +30,9 @@ struct BackendOptions {
           --quick               10x smaller sizes
           --hostile             only the hostile-client part (issue 25): a legitimate client's
                                 p50/p99 against serve, quiet and beside 300 dribbling connections
-                                and 300 long polls, with serve's limits and with those of before
+                                and 300 long polls, with serve's limits and with those of before;
+                                and alice's public saves beside another account's widest allowed
+                                query subscriptions (100 of 1,000 comparisons), against clean
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
           --runs N              repetitions of the save and fetch timings (median; default 1)
           --clients N           concurrent clients of the modify-latency case (default 64)

@@ -39,6 +39,7 @@ func main() -> Int32 {
     do {
         if options.hostile {
             pairs.append(("hostile", try HostilePart(options: options, work: work, cloudsync: cloudsync).run()))
+            pairs.append(("subscription_width", try SubscriptionWidthPart(options: options, work: work, cloudsync: cloudsync).run()))
         } else if options.skipPostgres || options.postgresURL == nil {
             if !options.skipPostgres { log("[postgres] skipped: no --postgres URL and no CLOUDSYNC_TEST_POSTGRES_URL") }
             pairs.append(("postgres", .null))

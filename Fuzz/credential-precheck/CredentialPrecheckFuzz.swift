@@ -51,7 +51,7 @@ public func credentialPrecheckFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) ->
     }
     let path = "/database/1/iCloud.com.example.Fuzz/development/private/users/current"
     let refusal = authenticator.precheck(path: path, query: query, headers: headers)
-    if let refusal, authenticator.account(method: "POST", path: path, query: query, headers: headers, body: []) != nil {
+    if let refusal, (try? authenticator.caller(method: "POST", path: path, query: query, headers: headers, body: [])) != nil {
         fatalError("the pre-check refuses (\(refusal)) what the full check accepts: \(headers) \(query)")
     }
     return 0
