@@ -17,12 +17,12 @@ extension CloudError.Code {
         let status: ExitCode = switch self {
         case .unknownItem, .zoneNotFound, .userDeletedZone: .notFound
         case .serverRecordChanged, .constraintViolation: .conflict
-        case .invalidArguments, .limitExceeded, .serverRejectedRequest: .dataError
+        case .invalidArguments, .limitExceeded, .serverRejectedRequest, .quotaExceeded: .dataError
         case .networkUnavailable, .networkFailure, .serviceUnavailable, .badDatabase: .unavailable
         case .requestRateLimited, .zoneBusy: .tempFailure
         case .permissionFailure, .notAuthenticated: .permissionDenied
         case .internalError: .internalError
-        case .partialFailure, .changeTokenExpired, .quotaExceeded, .batchRequestFailed, .assetFileNotFound: .failure
+        case .partialFailure, .changeTokenExpired, .batchRequestFailed, .assetFileNotFound: .failure
         }
         return status.rawValue
     }

@@ -170,6 +170,9 @@ public protocol CloudStorageTransaction {
     func registerDevice(_ device: DeviceAddress, now: Int64) throws
     /// Removes a device's registration and its unread notifications.
     func unregisterDevice(_ device: DeviceAddress) throws
+    /// Unregisters all but the `keeping` devices of an account seen most recently (their unread
+    /// notifications go with them).
+    func trimDevices(container: String, owner: String, keeping: Int) throws
     /// The registered devices of an account, by ID.
     func registeredDevices(container: String, owner: String) throws -> [String]
     /// Adds a notification to a device's queue; with a `coalesceKey`, nothing is added while an
@@ -230,6 +233,10 @@ public protocol CloudStorageTransaction {
     func addContainerAdministrator(_ account: String, container: String, now: Int64) throws -> Bool
     /// Ends `account`'s administration of `container`; false when it was none.
     func removeContainerAdministrator(_ account: String, container: String) throws -> Bool
+    /// The bytes an account's data takes (`ServiceCloud+Quota`), 0 when none was counted.
+    func usage(payer: String) throws -> Int64
+    /// Adds `delta` (negative to free) to an account's bytes; returns the new total.
+    func addUsage(_ delta: Int64, payer: String) throws -> Int64
     /// Remembers a signed request's signature (its hash) until `expires` (ms since 1970); false
     /// when it was remembered already (a replay). Forgets the expired ones on the way.
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool

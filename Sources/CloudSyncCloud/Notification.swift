@@ -92,4 +92,7 @@ public struct CloudNotification: Sendable, Hashable {
 public enum NotificationLimits {
     /// Most notifications one read returns.
     public static let maxPerRead = 1000
+    /// Devices an account keeps registered per container (each has a queue, and on the embedded
+    /// cloud a wake-up file); registering one more drops the one seen longest ago.
+    public static let maxDevicesPerAccount = 64
 }

@@ -22,6 +22,15 @@ struct NotificationQueue {
                            device.container, device.userRecordName, device.deviceID)
     }
 
+    /// Unregisters all but the `keeping` devices of an account seen most recently.
+    func trim(container: String, owner: String, keeping: Int) throws {
+        let stale = "SELECT device FROM notification_devices WHERE container=? AND owner=? ORDER BY seen_ms DESC, device LIMIT -1 OFFSET ?"
+        try connection.run("DELETE FROM notifications WHERE container=? AND owner=? AND device IN (\(stale))",
+                           container, owner, container, owner, Int64(keeping))
+        try connection.run("DELETE FROM notification_devices WHERE container=? AND owner=? AND device IN (\(stale))",
+                           container, owner, container, owner, Int64(keeping))
+    }
+
     /// The registered devices of an account.
     func devices(container: String, owner: String) throws -> [String] {
         try connection.query("SELECT device FROM notification_devices WHERE container=? AND owner=? ORDER BY device",

@@ -103,6 +103,10 @@ extension SQLiteCloudTransaction {
         try NotificationQueue(connection: connection).unregister(device)
     }
 
+    func trimDevices(container: String, owner: String, keeping: Int) throws {
+        try NotificationQueue(connection: connection).trim(container: container, owner: owner, keeping: keeping)
+    }
+
     func registeredDevices(container: String, owner: String) throws -> [String] {
         try NotificationQueue(connection: connection).devices(container: container, owner: owner)
     }

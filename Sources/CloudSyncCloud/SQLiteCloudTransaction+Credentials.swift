@@ -54,6 +54,16 @@ extension SQLiteCloudTransaction {
         return connection.changes > 0
     }
 
+    func usage(payer: String) throws -> Int64 {
+        try connection.queryOne("SELECT bytes FROM account_usage WHERE payer=?", [payer]) { $0.int64(0) } ?? 0
+    }
+
+    func addUsage(_ delta: Int64, payer: String) throws -> Int64 {
+        try connection.run("INSERT INTO account_usage(payer, bytes) VALUES (?, ?) ON CONFLICT(payer) DO UPDATE SET bytes = bytes + excluded.bytes",
+                           payer, delta)
+        return try usage(payer: payer)
+    }
+
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {
         try connection.run("DELETE FROM used_signatures WHERE expires_ms < ?", now)
         try connection.run("INSERT OR IGNORE INTO used_signatures(hash, expires_ms) VALUES (?, ?)", hash, expires)

@@ -18,9 +18,12 @@ extension ServiceCloud {
         try write { tx in
             let db = try ensureDatabase(request, tx)
             let now = clock()
+            var bytes: Int64 = 0
             for (reference, blob) in zip(references, contents) {
+                if try tx.assetSize(checksum: reference.checksum, dbID: db.id) == nil { bytes += reference.size }
                 try tx.insertAssetIfAbsent(reference, data: blob, dbID: db.id, now: now)
             }
+            try charge(bytes, for: request, tx)
         }
         return references
     }

@@ -12,7 +12,14 @@ extension ServiceCloud {
     // MARK: CloudService
 
     public func registerDevice(_ device: DeviceAddress) throws(CloudError) {
-        try write { tx in try tx.registerDevice(device, now: clock()) }
+        try write { tx in try register(device, tx) }
+    }
+
+    /// Registers (or marks seen) `device`, keeping at most `NotificationLimits.maxDevicesPerAccount`
+    /// devices of its account in its container: the one seen longest ago goes.
+    func register(_ device: DeviceAddress, _ tx: any CloudStorageTransaction) throws {
+        try tx.registerDevice(device, now: clock())
+        try tx.trimDevices(container: device.container, owner: device.userRecordName, keeping: NotificationLimits.maxDevicesPerAccount)
     }
 
     public func unregisterDevice(_ device: DeviceAddress) throws(CloudError) {

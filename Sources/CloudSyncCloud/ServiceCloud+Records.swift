@@ -49,6 +49,7 @@ extension ServiceCloud {
             }
             let db = try ensureDatabase(request, tx)
             var result = ModifyResult()
+            var bytes: Int64 = 0
             for zoneName in zoneOrder {
                 let saves = savesByZone[zoneName] ?? []
                 let deletes = deletesByZone[zoneName] ?? []
@@ -58,8 +59,9 @@ extension ServiceCloud {
                     continue
                 }
                 try modifyZone(zone, dbID: db.id, saves: saves, deletes: deletes, policy: modify.policy,
-                               encodedFields: modify.encodedFields, request: request, into: &result, tx)
+                               encodedFields: modify.encodedFields, request: request, into: &result, bytes: &bytes, tx)
             }
+            try charge(bytes, for: request, tx)
             return result
         }
     }
@@ -83,10 +85,11 @@ extension ServiceCloud {
 
     func modifyZone(_ zone: ZoneRow, dbID: Int64, saves: [Record], deletes: [RecordID], policy: SavePolicy,
                     encodedFields: [RecordID: String] = [:], request: DatabaseRequest, into result: inout ModifyResult,
-                    _ tx: any CloudStorageTransaction) throws {
+                    bytes: inout Int64, _ tx: any CloudStorageTransaction) throws {
         var zoneResult = ModifyResult()
         var seq = zone.seq
         var countDelta = 0
+        var zoneBytes: Int64 = 0
         let now = clock()
         let stamp = ChangeStamp(timestamp: now, userRecordName: request.userRecordName, deviceID: request.deviceID)
         // Only an atomic zone runs in a savepoint (undone when one record fails). A non-atomic
@@ -104,7 +107,7 @@ extension ServiceCloud {
                 for record in saves {
                     do {
                         let saved = try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp,
-                                                   seq: &seq, countDelta: &countDelta, request: request,
+                                                   seq: &seq, countDelta: &countDelta, bytes: &zoneBytes, request: request,
                                                    encodedFields: encodedFields.isEmpty ? nil : encodedFields[record.recordID], tx)
                         zoneResult.saved.append(saved)
                     } catch let error as CloudError {
@@ -123,7 +126,7 @@ extension ServiceCloud {
                     guard deletedHere.insert(id.recordName).inserted else { continue }
                     do {
                         let targets = try deleteRecord(id.recordName, zone: zone, dbID: dbID, stamp: stamp, seq: &seq,
-                                                       countDelta: &countDelta, request: request, tx)
+                                                       countDelta: &countDelta, bytes: &zoneBytes, request: request, tx)
                         zoneResult.deleted.append(request.zoneID(zone.name) == id.zoneID ? id
                                                   : RecordID(recordName: id.recordName, zoneID: request.zoneID(zone.name)))
                         for source in targets where !deletedHere.contains(source) {
@@ -158,7 +161,9 @@ extension ServiceCloud {
             }
             zoneResult.saved = []
             zoneResult.deleted = []
+            zoneBytes = 0
         }
+        bytes += zoneBytes
         result.saved += zoneResult.saved
         result.deleted += zoneResult.deleted
         result.errors.merge(zoneResult.errors) { first, _ in first }
@@ -173,8 +178,9 @@ extension ServiceCloud {
     ///
     /// `encodedFields`: the record's fields as stored text, when the caller had them (see
     /// `ModifyRequest.encodedFields`); stored as they are unless the fields were merged.
+    /// `bytes` grows by the stored size the save adds (its fields' text, less the live version's).
     func saveRecord(_ record: Record, zone: ZoneRow, dbID: Int64, policy: SavePolicy, stamp: ChangeStamp,
-                    seq: inout Int64, countDelta: inout Int, request: DatabaseRequest, probe: Bool = true,
+                    seq: inout Int64, countDelta: inout Int, bytes: inout Int64, request: DatabaseRequest, probe: Bool = true,
                     encodedFields: String? = nil, _ tx: any CloudStorageTransaction) throws -> Record {
         assert(encodedFields.map { (try? RecordJSON.decodeFields(bytes: Array($0.utf8))) == record.fields } ?? true,
                "encodedFields of \(record.recordID.recordName) are not its fields")
@@ -234,8 +240,10 @@ extension ServiceCloud {
         if try !tx.writeRecord(row, zone: zone, dbID: dbID, ifAbsent: insertBlind) {
             seq -= 1
             return try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp, seq: &seq,
-                                  countDelta: &countDelta, request: request, probe: false, encodedFields: encodedFields, tx)
+                                  countDelta: &countDelta, bytes: &bytes, request: request, probe: false,
+                                  encodedFields: encodedFields, tx)
         }
+        bytes += Int64(row.fieldsText.utf8.count) - (live.map(Self.storedBytes) ?? 0)
         if existing?.hasRefs == true {
             try tx.removeReferences(from: record.recordID.recordName, zone: zone, dbID: dbID)
         }
@@ -265,7 +273,8 @@ extension ServiceCloud {
     /// Deletes one record, leaving a tombstone. Returns the records that reference it with
     /// DELETE_SELF, to be deleted in turn.
     func deleteRecord(_ name: String, zone: ZoneRow, dbID: Int64, stamp: ChangeStamp, seq: inout Int64,
-                      countDelta: inout Int, request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> [String] {
+                      countDelta: inout Int, bytes: inout Int64, request: DatabaseRequest,
+                      _ tx: any CloudStorageTransaction) throws -> [String] {
         guard let existing = try tx.loadRecord(name, zone: zone, dbID: dbID, zoneID: request.zoneID(zone.name)),
               !existing.deleted else {
             throw CloudError(.unknownItem, "record '\(name)' does not exist in zone '\(zone.name)'")
@@ -286,6 +295,7 @@ extension ServiceCloud {
             try tx.removeReferences(from: name, zone: zone, dbID: dbID)
         }
         countDelta -= 1
+        bytes -= Self.storedBytes(existing)
         return try tx.referenceSources(to: name, zone: zone, dbID: dbID)
     }
 

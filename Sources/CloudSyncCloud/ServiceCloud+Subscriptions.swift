@@ -59,7 +59,7 @@ extension ServiceCloud {
                 stored.modificationDate = now
                 saved.append(stored)
             }
-            try tx.registerDevice(DeviceAddress(request), now: now)
+            try register(DeviceAddress(request), tx)
             return saved
         }
     }

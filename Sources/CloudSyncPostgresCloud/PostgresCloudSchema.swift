@@ -39,6 +39,22 @@ enum PostgresCloudSchema {
         expires_ms bigint NOT NULL
     );
     CREATE INDEX used_signatures_by_expiry ON used_signatures(expires_ms);
+    CREATE TABLE account_usage(
+        payer text COLLATE "C" PRIMARY KEY,
+        bytes bigint NOT NULL
+    );
+    INSERT INTO account_usage(payer, bytes)
+    SELECT payer, SUM(bytes) FROM (
+        SELECT d.owner AS payer, octet_length(r.fields)::bigint AS bytes
+          FROM records r JOIN databases d ON d.db_id = r.db_id
+         WHERE NOT r.deleted AND d.scope <> 'public' AND r.fields IS NOT NULL
+        UNION ALL
+        SELECT r.created_user, octet_length(r.fields)::bigint
+          FROM records r JOIN databases d ON d.db_id = r.db_id
+         WHERE NOT r.deleted AND d.scope = 'public' AND r.fields IS NOT NULL
+        UNION ALL
+        SELECT d.owner, a.size FROM assets a JOIN databases d ON d.db_id = a.db_id
+    ) AS usage GROUP BY payer;
     """
 
     /// Version 4: zone shares (issue 18), as the file's version 7: `shares` and

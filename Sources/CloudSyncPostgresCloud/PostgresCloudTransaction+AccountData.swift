@@ -123,6 +123,13 @@ extension PostgresCloudTransaction {
         try run("DELETE FROM notifications WHERE container=$1 AND owner=$2 AND device=$3", Self.key(device))
     }
 
+    func trimDevices(container: String, owner: String, keeping: Int) throws {
+        let stale = "SELECT device FROM notification_devices WHERE container=$1 AND owner=$2 ORDER BY seen_ms DESC, device OFFSET $3"
+        let key: [PostgresValue] = [.text(container), .text(owner), .int64(Int64(keeping))]
+        try run("DELETE FROM notifications WHERE container=$1 AND owner=$2 AND device IN (\(stale))", key)
+        try run("DELETE FROM notification_devices WHERE container=$1 AND owner=$2 AND device IN (\(stale))", key)
+    }
+
     func registeredDevices(container: String, owner: String) throws -> [String] {
         try run("SELECT device FROM notification_devices WHERE container=$1 AND owner=$2 ORDER BY device",
                 [.text(container), .text(owner)]).rows.map { try $0.text(0) }

@@ -53,6 +53,15 @@ extension PostgresCloudTransaction {
         try run("DELETE FROM container_admins WHERE container=$1 AND account=$2", [.text(container), .text(account)]).affectedRows > 0
     }
 
+    func usage(payer: String) throws -> Int64 {
+        try run("SELECT bytes FROM account_usage WHERE payer=$1", [.text(payer)]).first.map { try $0.int64(0) } ?? 0
+    }
+
+    func addUsage(_ delta: Int64, payer: String) throws -> Int64 {
+        try run("INSERT INTO account_usage(payer, bytes) VALUES ($1, $2) ON CONFLICT(payer) DO UPDATE SET bytes = account_usage.bytes + excluded.bytes RETURNING bytes",
+                [.text(payer), .int64(delta)]).first.map { try $0.int64(0) } ?? delta
+    }
+
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {
         try run("DELETE FROM used_signatures WHERE expires_ms < $1", [.int64(now)])
         return try run("INSERT INTO used_signatures(hash, expires_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING",

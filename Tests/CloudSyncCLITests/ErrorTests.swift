@@ -11,7 +11,7 @@ import Testing
         .requestRateLimited: 75, .zoneBusy: 75,
         .permissionFailure: 77, .notAuthenticated: 77,
         .internalError: 70,
-        .partialFailure: 1, .changeTokenExpired: 1, .quotaExceeded: 1, .batchRequestFailed: 1, .assetFileNotFound: 1,
+        .partialFailure: 1, .changeTokenExpired: 1, .quotaExceeded: 65, .batchRequestFailed: 1, .assetFileNotFound: 1,
     ]
 
     @Test func everyCloudErrorCodeHasAnExitCode() {

@@ -62,11 +62,12 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
         var keyValueStores: [String: KeyValueStoreRow] = [:]
         var keyValues: [Int64: [String: KeyValueRow]] = [:]
         var subscriptions: [Int64: [String: [String: SubscriptionRow]]] = [:]
-        var devices: Set<DeviceAddress> = []
+        var devices: [DeviceAddress: Int64] = [:]
         var notifications: [QueuedNotification] = []
         var credentials: [String: CredentialRow] = [:]
         var administrators: [String: Set<String>] = [:]
         var usedSignatures: [String: Int64] = [:]
+        var usage: [String: Int64] = [:]
         /// Owner's db -> zone name -> share (with its participants by userRecordName).
         var shares: [Int64: [String: (row: ShareRow, participants: [String: ShareParticipantRow])]] = [:]
         /// Shared db -> "owner/zone" -> row.
@@ -425,15 +426,21 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
 
     // MARK: Devices and notification queues
 
-    func registerDevice(_ device: DeviceAddress, now: Int64) throws { state.devices.insert(device) }
+    func registerDevice(_ device: DeviceAddress, now: Int64) throws { state.devices[device] = now }
+
+    func trimDevices(container: String, owner: String, keeping: Int) throws {
+        let mine = state.devices.filter { $0.key.container == container && $0.key.userRecordName == owner }
+            .sorted { ($0.value, $1.key.deviceID) > ($1.value, $0.key.deviceID) }
+        for (device, _) in mine.dropFirst(keeping) { try unregisterDevice(device) }
+    }
 
     func unregisterDevice(_ device: DeviceAddress) throws {
-        state.devices.remove(device)
+        state.devices.removeValue(forKey: device)
         state.notifications.removeAll { $0.device == device }
     }
 
     func registeredDevices(container: String, owner: String) throws -> [String] {
-        state.devices.filter { $0.container == container && $0.userRecordName == owner }.map(\.deviceID).sorted()
+        state.devices.keys.filter { $0.container == container && $0.userRecordName == owner }.map(\.deviceID).sorted()
     }
 
     func enqueueNotification(to device: DeviceAddress, payload: String, coalesceKey: String?, now: Int64) throws -> Bool {
@@ -479,6 +486,13 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
 
     func removeContainerAdministrator(_ account: String, container: String) throws -> Bool {
         state.administrators[container]?.remove(account) != nil
+    }
+
+    func usage(payer: String) throws -> Int64 { state.usage[payer] ?? 0 }
+
+    func addUsage(_ delta: Int64, payer: String) throws -> Int64 {
+        state.usage[payer, default: 0] += delta
+        return state.usage[payer] ?? 0
     }
 
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {

@@ -39,6 +39,8 @@ public enum ServeCommand {
                              help: "Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too."),
                   OptionSpec("max-body-memory", value: "BYTES",
                              help: "Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After."),
+                  OptionSpec("quota-bytes", value: "BYTES",
+                             help: "Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
                              completion: .file)],
         examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
@@ -65,6 +67,7 @@ public enum ServeCommand {
         default: throw CLIError.usage("give --tls-cert and --tls-key together")
         }
         let service = try CredentialStore.service(context)
+        service.setQuota(bytes: try ServeLimitArguments.quota(arguments.value("quota-bytes")))
         let log = try RequestLog(path: arguments.value("log") ?? "-")
         let cloud = try faultInjected(service, context)
         let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }),

@@ -23,6 +23,15 @@ enum ServeLimitArguments {
         return overflow ? nil : product
     }
 
+    /// The quota of every account: `--quota-bytes` (default 10 GiB), nil for 0 (none).
+    static func quota(_ text: String?) throws -> Int64? {
+        guard let text else { return 10 << 30 }
+        guard let count = bytes(text), count <= 1 << 50 else {
+            throw CLIError.usage("--quota-bytes must be a byte count such as 10G, or 0 for no quota, not '\(text)'")
+        }
+        return count == 0 ? nil : Int64(count)
+    }
+
     /// Seconds as a decimal number (`10`, `2.5`) within `range`, or nil.
     static func seconds(_ text: String, in range: ClosedRange<Double>) -> Duration? {
         guard let value = Double(text), value.isFinite, range.contains(value) else { return nil }
