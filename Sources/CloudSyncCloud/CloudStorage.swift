@@ -235,8 +235,9 @@ public protocol CloudStorageTransaction {
     func removeContainerAdministrator(_ account: String, container: String) throws -> Bool
     /// The bytes an account's data takes (`ServiceCloud+Quota`), 0 when none was counted.
     func usage(payer: String) throws -> Int64
-    /// Adds `delta` (negative to free) to an account's bytes; returns the new total.
-    func addUsage(_ delta: Int64, payer: String) throws -> Int64
+    /// Adds `delta` (negative to free) to an account's bytes; returns the new total when
+    /// `needTotal` (a quota to check), else nil (a backend may then send it with the commit).
+    func addUsage(_ delta: Int64, payer: String, needTotal: Bool) throws -> Int64?
     /// Remembers a signed request's signature (its hash) until `expires` (ms since 1970); false
     /// when it was remembered already (a replay). Forgets the expired ones on the way.
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool

@@ -58,10 +58,10 @@ extension SQLiteCloudTransaction {
         try connection.queryOne("SELECT bytes FROM account_usage WHERE payer=?", [payer]) { $0.int64(0) } ?? 0
     }
 
-    func addUsage(_ delta: Int64, payer: String) throws -> Int64 {
+    func addUsage(_ delta: Int64, payer: String, needTotal: Bool) throws -> Int64? {
         try connection.run("INSERT INTO account_usage(payer, bytes) VALUES (?, ?) ON CONFLICT(payer) DO UPDATE SET bytes = bytes + excluded.bytes",
                            payer, delta)
-        return try usage(payer: payer)
+        return needTotal ? try usage(payer: payer) : nil
     }
 
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {

@@ -39,9 +39,9 @@ extension ServiceCloud {
     /// (undoing the whole call) when growth takes the payer past the quota.
     func charge(_ bytes: Int64, for request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws {
         guard bytes != 0 else { return }
-        let payer = Self.payer(of: request)
-        let total = try tx.addUsage(bytes, payer: payer)
-        if bytes > 0, let limit = quotaBytes, total > limit {
+        let limit = bytes > 0 ? quotaBytes : nil
+        let total = try tx.addUsage(bytes, payer: Self.payer(of: request), needTotal: limit != nil)
+        if let limit, let total, total > limit {
             throw CloudError(.quotaExceeded,
                              "this would store \(total) bytes for the account, over its quota of \(limit) bytes; delete records or assets first")
         }

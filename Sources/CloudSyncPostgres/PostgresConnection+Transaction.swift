@@ -6,6 +6,23 @@ public enum PostgresIsolation: String, Sendable {
 }
 
 extension PostgresConnection {
+    /// Queues `sql` (a statement without parameters: values written in as literals) to run just
+    /// before the open transaction's COMMIT, in the same round trip; its failure fails the commit.
+    /// Outside a transaction it runs at once.
+    public func sendWithCommit(_ sql: String) throws(PostgresError) {
+        guard inTransaction else {
+            _ = try execute(sql)
+            return
+        }
+        commitPrelude.append(sql)
+    }
+
+    /// A text as an SQL string literal (quotes doubled; the server's standard_conforming_strings,
+    /// on since PostgreSQL 9.1, keeps backslashes literal).
+    public static func literal(_ text: String) -> String {
+        "'" + text.replacingQuotes() + "'"
+    }
+
     /// Runs `body` in a transaction: `BEGIN`, then `COMMIT` when it returns, `ROLLBACK` when it
     /// throws (its error is rethrown). A serialization failure or deadlock (from `body` or from
     /// `COMMIT`) rolls back and runs `body` again while `retry(error, attempt)` says so (attempt
@@ -20,13 +37,16 @@ extension PostgresConnection {
         while true {
             try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
             inTransaction = true
+            commitPrelude = []
             do {
                 let value = try body(self)
-                try execute("COMMIT")
+                try execute((commitPrelude + ["COMMIT"]).joined(separator: "; "))
+                commitPrelude = []
                 inTransaction = false
                 return value
             } catch {
                 inTransaction = false
+                commitPrelude = []
                 // A statement sent ahead is answered first (its failure, if any, is already the
                 // transaction's), so that ROLLBACK can be sent.
                 _ = try? awaitSent()
@@ -38,5 +58,18 @@ extension PostgresConnection {
                 attempt += 1
             }
         }
+    }
+}
+
+extension String {
+    /// The text with each `'` doubled, for an SQL string literal.
+    fileprivate func replacingQuotes() -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count + 2)
+        for character in self {
+            out.append(character)
+            if character == "'" { out.append("'") }
+        }
+        return out
     }
 }

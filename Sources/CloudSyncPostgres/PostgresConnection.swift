@@ -20,6 +20,9 @@ public final class PostgresConnection {
     var preparedNames: [String: String] = [:]
     /// True inside `transaction { }`.
     var inTransaction = false
+    /// Statements (SQL text, parameters written in) sent with the COMMIT of the open transaction,
+    /// in the same round trip: writes whose answer nobody waits for (`sendWithCommit`).
+    var commitPrelude: [String] = []
     /// The rows the statement sent ahead (`sendPrepared`) must change, while its answer is unread.
     var sentAheadRows: Int?
     /// How many times `waitForNotification` woke from poll (for tests: it must not spin).

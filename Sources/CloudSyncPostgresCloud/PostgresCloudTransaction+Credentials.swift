@@ -57,14 +57,29 @@ extension PostgresCloudTransaction {
         try run("SELECT bytes FROM account_usage WHERE payer=$1", [.text(payer)]).first.map { try $0.int64(0) } ?? 0
     }
 
-    func addUsage(_ delta: Int64, payer: String) throws -> Int64 {
-        try run("INSERT INTO account_usage(payer, bytes) VALUES ($1, $2) ON CONFLICT(payer) DO UPDATE SET bytes = account_usage.bytes + excluded.bytes RETURNING bytes",
-                [.text(payer), .int64(delta)]).first.map { try $0.int64(0) } ?? delta
+    /// Without a total to check, the ledger's update rides with the COMMIT (no round trip of its own).
+    func addUsage(_ delta: Int64, payer: String, needTotal: Bool) throws -> Int64? {
+        let upsert = "INSERT INTO account_usage(payer, bytes) VALUES (%@, %@) ON CONFLICT(payer) DO UPDATE SET bytes = account_usage.bytes + excluded.bytes"
+        guard needTotal else {
+            try connection.sendWithCommit(upsert.replacingPlaceholders(PostgresConnection.literal(payer), String(delta)))
+            return nil
+        }
+        return try run(upsert.replacingPlaceholders("$1", "$2") + " RETURNING bytes", [.text(payer), .int64(delta)])
+            .first.map { try $0.int64(0) } ?? delta
     }
 
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {
         try run("DELETE FROM used_signatures WHERE expires_ms < $1", [.int64(now)])
         return try run("INSERT INTO used_signatures(hash, expires_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                        [.text(hash), .int64(expires)]).affectedRows > 0
+    }
+}
+
+extension String {
+    /// The text with its two `%@` filled in order.
+    fileprivate func replacingPlaceholders(_ first: String, _ second: String) -> String {
+        let parts = split(separator: "%@", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return self }
+        return parts[0] + first + parts[1] + second + parts[2]
     }
 }

@@ -47,30 +47,22 @@ extension StoredCredentialAuthenticator {
     /// is the handler's), and so is one whose credential cannot be looked up now (storage down:
     /// the full check answers that). The signature needs the body: `caller(...)` checks it.
     public func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal? {
-        func header(_ name: String) -> String? {
-            let lower = name.lowercased()
-            return headers.first { $0.0.lowercased() == lower }?.1
-        }
         if query.contains(where: { $0.0 == "ckAPIToken" }) { return nil }
-        if let keyID = header(ServerKeySignature.keyIDHeader) {
-            guard let date = header(ServerKeySignature.dateHeader), header(ServerKeySignature.signatureHeader) != nil
-            else { return .incompleteSignature }
+        switch PresentedCredential(headers: headers, query: query) {
+        case .serverKey(let keyID, let date?, _?):
             guard let time = ISO8601.milliseconds(from: date),
                   abs(time - clock()) <= ServerKeySignature.maxSkewMilliseconds else { return .dateOutsideWindow }
             do { return try service.serverKey(id: keyID) == nil ? .unknownServerKey : nil } catch { return nil }
-        }
-        let token: String
-        if let authorization = header("Authorization") {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .notBearer }
-            token = String(parts[1]).trimmingSpaces()
-        } else if let value = query.first(where: { $0.0 == "ckWebAuthToken" })?.1 {
-            token = value
-        } else {
+        case .serverKey:
+            return .incompleteSignature
+        case .token(let token):
+            guard PresentedCredential.isPlausible(token) else { return .malformedToken }
+            do { return try service.authenticate(token: token) == nil ? .unknownToken : nil } catch { return nil }
+        case .notBearer:
+            return .notBearer
+        case .none:
             return .missing
         }
-        guard !token.isEmpty, token.utf8.count <= 256 else { return .malformedToken }
-        do { return try service.authenticate(token: token) == nil ? .unknownToken : nil } catch { return nil }
     }
 }
 

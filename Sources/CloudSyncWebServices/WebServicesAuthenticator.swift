@@ -38,12 +38,9 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
 
     public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
                        body: [UInt8]) throws(CloudError) -> Caller? {
-        func header(_ name: String) -> String? {
-            headers.first { $0.0.lowercased() == name.lowercased() }?.1
-        }
-        if let keyID = header(ServerKeySignature.keyIDHeader) {
-            guard let date = header(ServerKeySignature.dateHeader), let signature = header(ServerKeySignature.signatureHeader),
-                  let key = try readingStore({ () throws(CloudError) in try service.serverKey(id: keyID) }) else { return nil }
+        switch PresentedCredential(headers: headers, query: query) {
+        case .serverKey(let keyID, let date?, let signature?):
+            guard let key = try readingStore({ () throws(CloudError) in try service.serverKey(id: keyID) }) else { return nil }
             let now = clock()
             guard ServerKeySignature.verify(publicKeyPEM: key.secret, date: date, body: body, path: path,
                                             signature: signature, now: now) else { return nil }
@@ -54,18 +51,13 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
             guard firstUse else { return nil }
             try? service.noteUsed(key)
             return Caller(account: key.account, standing: .credential(isAdmin: key.isAdmin))
+        case .token(let token):
+            guard PresentedCredential.isPlausible(token) else { return nil }
+            let row = try readingStore { () throws(CloudError) in try service.authenticate(token: token) }
+            return row.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
+        case .serverKey, .notBearer, .none:
+            return nil
         }
-        var token: String?
-        if let authorization = header("Authorization") {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-            token = String(parts[1]).trimmingSpaces()
-        } else {
-            token = query.first { $0.0 == "ckWebAuthToken" }?.1
-        }
-        guard let token, !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        let row = try readingStore { () throws(CloudError) in try service.authenticate(token: token) }
-        return row.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
     }
 
     /// `body`'s result; a store that fails becomes `serviceUnavailable` with `retryAfter`.

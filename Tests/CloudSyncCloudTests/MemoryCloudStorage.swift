@@ -490,7 +490,7 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
 
     func usage(payer: String) throws -> Int64 { state.usage[payer] ?? 0 }
 
-    func addUsage(_ delta: Int64, payer: String) throws -> Int64 {
+    func addUsage(_ delta: Int64, payer: String, needTotal: Bool) throws -> Int64? {
         state.usage[payer, default: 0] += delta
         return state.usage[payer] ?? 0
     }
