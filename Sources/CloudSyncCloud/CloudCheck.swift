@@ -36,7 +36,7 @@ public enum CloudIntegrityChecks {
     /// The tables counted, in order.
     public static let tables = ["accounts", "databases", "zones", "records", "refs", "schema_fields", "declared_schemas",
                                 "credentials", "assets", "kv_stores", "kv_values", "subscriptions", "notification_devices",
-                                "notifications", "shares", "share_participants", "shared_zones"]
+                                "notifications", "shares", "share_participants", "shared_zones", "user_profiles"]
 
     /// (what a nonzero count means, the query counting offending rows).
     public static func queries(false no: String) -> [(problem: String, sql: String)] {

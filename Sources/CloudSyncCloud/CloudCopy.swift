@@ -40,6 +40,8 @@ public protocol CloudStorageCopying: CloudStorageChecking {
 public enum CloudCopyTables {
     public static let tables: [(name: String, columns: [(name: String, kind: CloudColumnKind)])] = [
         ("accounts", [("name", .text), ("user_record_name", .text), ("created_ms", .int)]),
+        ("user_profiles", [("account", .text), ("first_name", .text), ("last_name", .text), ("discoverable", .bool),
+                           ("modified_ms", .int)]),
         ("databases", [("db_id", .int), ("container", .text), ("scope", .text), ("owner", .text), ("seq", .int)]),
         ("zones", [("zone_id", .int), ("db_id", .int), ("name", .text), ("atomic", .bool), ("seq", .int),
                    ("floor_seq", .int), ("db_seq", .int), ("record_count", .int), ("deleted", .int), ("created_ms", .int)]),

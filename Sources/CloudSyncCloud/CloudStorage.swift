@@ -37,6 +37,11 @@ public protocol CloudStorageTransaction {
     func userRecordName(ofAccount name: String) throws -> String?
     /// Stores an account unless the login exists already (a concurrent creation wins).
     func insertAccountIfAbsent(name: String, userRecordName: String, now: Int64) throws
+    /// The profile (display name, discoverability) of the account with login `account`, or nil
+    /// when it never set one.
+    func userProfile(account: String) throws -> UserProfileRow?
+    /// Stores an account's profile (replacing the one it had).
+    func putUserProfile(_ row: UserProfileRow) throws
 
     // MARK: Databases
 

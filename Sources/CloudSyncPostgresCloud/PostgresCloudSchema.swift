@@ -20,10 +20,22 @@ enum PostgresCloudSchema {
         Migrator.Step(version: 3, sql: version3),
         Migrator.Step(version: 4, sql: version4),
         Migrator.Step(version: 5, sql: version5),
+        Migrator.Step(version: 6, sql: version6),
     ]
 
     /// The version this build writes.
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Version 6: the accounts' profiles (issue 26), as the file's version 9.
+    static let version6 = """
+    CREATE TABLE user_profiles(
+        account text COLLATE "C" PRIMARY KEY,
+        first_name text NOT NULL,
+        last_name text NOT NULL,
+        discoverable boolean NOT NULL,
+        modified_ms bigint NOT NULL
+    );
+    """
 
     /// Version 5: the administrator role and used signatures (issue 25), as the file's version 8.
     static let version5 = """

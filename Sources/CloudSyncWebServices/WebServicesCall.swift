@@ -112,6 +112,8 @@ struct WebServicesCall {
             return .object([("subscriptions", .array(out))])
         case .usersCurrent:
             return .object([("userRecordName", .string(account.userRecordName)), ("accountName", .string(account.name))])
+        case .usersCaller, .usersCallerModify, .usersLookupID, .usersLookupAccount:
+            return try usersReply(to: body)
         case .assetsUpload:
             return try uploadTokens(body)
         case .tokensCreate:

@@ -2,9 +2,10 @@ import CloudSyncCore
 import CloudSyncHTTPServer
 
 /// One operation of the CloudKit Web Services protocol, named by the tail of its path
-/// (`/database/1/{container}/{environment}/{database}/` + `rawValue`). The documented endpoints
-/// keep Apple's names; the extensions of this project (`kv/…`, `assets/data`, `assets/download`,
-/// `notifications/poll`, `tokens/unregister`, `schema/…`, `shares/…`) are marked as such in docs/ARCHITECTURE.md.
+/// (`/database/1/{container}/{environment}/{database}/` + `rawValue`, two or three segments). The
+/// documented endpoints keep Apple's names; the extensions of this project (`kv/…`, `assets/data`,
+/// `assets/download`, `notifications/poll`, `tokens/unregister`, `schema/…`, `shares/…`,
+/// `users/lookup/account`, `users/caller/modify`) are marked as such in docs/ARCHITECTURE.md.
 public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case recordsModify = "records/modify"
     case recordsLookup = "records/lookup"
@@ -19,6 +20,17 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case subscriptionsLookup = "subscriptions/lookup"
     case subscriptionsModify = "subscriptions/modify"
     case usersCurrent = "users/current"
+    /// The caller's user identity (`{userRecordName, firstName, lastName, nameComponents}`, plus
+    /// the extension members `accountName` and `discoverable`).
+    case usersCaller = "users/caller"
+    /// Extension: changes the caller's display name and discoverability (`{firstName, lastName, discoverable}`).
+    case usersCallerModify = "users/caller/modify"
+    /// Users by userRecordName (`{users: [{userRecordName}]}`), at most 100 per call.
+    case usersLookupID = "users/lookup/id"
+    /// Extension: discoverable users by account login (`{users: [{accountName}]}`), at most 100
+    /// per call; this project's accounts have logins where Apple's have email addresses
+    /// (`users/lookup/email`).
+    case usersLookupAccount = "users/lookup/account"
     case assetsUpload = "assets/upload"
     /// Extension: the upload URL that `assets/upload` hands out; the body is the file's bytes.
     case assetsData = "assets/data"
@@ -64,7 +76,8 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .recordsLookup, .recordsQuery, .recordsChanges, .zonesList, .zonesLookup, .zonesChanges, .changesDatabase,
              .subscriptionsList, .subscriptionsLookup, .usersCurrent, .assetsDownload, .tokensCreate, .tokensRegister,
-             .tokensUnregister, .kvChanges, .schemaExport, .sharesList, .sharesUser:
+             .tokensUnregister, .kvChanges, .schemaExport, .sharesList, .sharesUser, .usersCaller, .usersCallerModify,
+             .usersLookupID, .usersLookupAccount:
             true
         case .recordsModify, .zonesModify, .subscriptionsModify, .assetsUpload, .assetsData, .notificationsPoll, .kvModify,
              .schemaImport, .schemaDeploy, .schemaReset, .sharesModify, .sharesParticipants, .sharesDelete, .sharesAccept,
@@ -77,7 +90,7 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     /// and `users/current`; they also accept `POST` here, as Apple's servers do.
     public var methods: [String] {
         switch self {
-        case .zonesList, .subscriptionsList, .usersCurrent, .schemaExport: ["GET", "POST"]
+        case .zonesList, .subscriptionsList, .usersCurrent, .usersCaller, .schemaExport: ["GET", "POST"]
         case .assetsDownload: ["GET"]
         default: ["POST"]
         }
@@ -129,12 +142,13 @@ public struct WebServicesPath: Sendable, Hashable {
             throw Refusal(status: 400, error: CloudError(.invalidArguments, error.description))
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        // "", "database", "1", container, environment, database, group, name
-        guard parts.count == 8, parts[0].isEmpty, parts[1] == "database", parts[2] == version else {
+        // "", "database", "1", container, environment, database, group, name[, name] (users/lookup/id)
+        guard parts.count == 8 || parts.count == 9, parts[0].isEmpty, parts[1] == "database", parts[2] == version else {
             throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(path))"))
         }
-        guard let endpoint = WebServicesEndpoint(rawValue: parts[6] + "/" + parts[7]) else {
-            throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(parts[6] + "/" + parts[7]))"))
+        let name = parts[6...].joined(separator: "/")
+        guard let endpoint = WebServicesEndpoint(rawValue: name) else {
+            throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(name))"))
         }
         do {
             try NameRules.validateContainerIdentifier(parts[3])

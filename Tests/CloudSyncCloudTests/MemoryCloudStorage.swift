@@ -51,6 +51,7 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
 
     struct State {
         var accounts: [String: String] = [:]
+        var profiles: [String: UserProfileRow] = [:]
         var databases: [Int64: DatabaseState] = [:]
         var zones: [Int64: ZoneState] = [:]
         var records: [Int64: [String: RecordRow]] = [:]
@@ -170,6 +171,10 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
     func insertAccountIfAbsent(name: String, userRecordName: String, now: Int64) throws {
         if state.accounts[name] == nil { state.accounts[name] = userRecordName }
     }
+
+    func userProfile(account: String) throws -> UserProfileRow? { state.profiles[account] }
+
+    func putUserProfile(_ row: UserProfileRow) throws { state.profiles[row.account] = row }
 
     // MARK: Databases
 

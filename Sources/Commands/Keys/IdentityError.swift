@@ -2,6 +2,8 @@
 public enum IdentityError: Error, Sendable, CustomStringConvertible {
     /// The account never ran `keys identity` (exit 3).
     case notPublished(account: String)
+    /// No account can be found by this login: none has it, or it is not discoverable (exit 3).
+    case unknownAccount(account: String)
     /// The published key differs from the pinned one (exit 77).
     case keyChanged(account: String, pinned: String, published: String)
     /// The published record was not made by its owner, or is malformed (exit 65).
@@ -13,6 +15,8 @@ public enum IdentityError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .notPublished(let account):
             "account '\(account)' has no published identity key (it must run `cloudsync keys identity` first)"
+        case .unknownAccount(let account):
+            "no account '\(account)' can be found (no such account, or it does not let itself be found by its login: ask for its userRecordName)"
         case .keyChanged(let account, let pinned, let published):
             "the identity key of '\(account)' CHANGED: pinned \(pinned), now published \(published); check it with them, then run `cloudsync keys trust \(account) \(published)`"
         case .badRecord(let account, let reason):
@@ -30,7 +34,7 @@ extension IdentityError {
     /// The error as the CLI reports it, with its exit code.
     public var cliError: CLIError {
         switch self {
-        case .notPublished: .notFound(description)
+        case .notPublished, .unknownAccount: .notFound(description)
         case .keyChanged: .permissionDenied(description)
         case .badRecord, .privateKeyDamaged: .badInput(description)
         }

@@ -1,3 +1,4 @@
+import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncCrypto
 
@@ -28,6 +29,8 @@ public struct PublishedIdentity: Sendable {
     /// Keys the owner rotated away from, oldest first: a message sealed with one of them still
     /// authenticates if the reader trusted that key.
     public let previousKeys: [X25519PublicKey]
+    /// The owner as the cloud's directory shows it (display name, login), when looked up.
+    public var user: DirectoryUser?
 
     /// The current key's fingerprint.
     public var fingerprint: String { Identity.fingerprint(publicKey) }

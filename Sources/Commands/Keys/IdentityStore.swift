@@ -13,7 +13,7 @@ import CloudSyncCrypto
 ///   `cloudsync identity key v1 ` + the record name, so a sealed key moved to another record
 ///   does not open. The newest is current; older ones stay so old messages still open.
 /// - Public key: the `UserIdentity` record named by the owner's userRecordName in the public
-///   database: `account` (STRING), `publicKey` (BYTES), `fingerprint` (STRING), `createdAt`
+///   database: `account` (STRING; left out while the account is not discoverable), `publicKey` (BYTES), `fingerprint` (STRING), `createdAt`
 ///   (TIMESTAMP), `previousKeys` (BYTES_LIST, oldest first). The cloud lets only that user create
 ///   it (`ServiceRules.validatePublicSave`) and only its creator change it.
 public struct IdentityStore {
@@ -96,8 +96,12 @@ public struct IdentityStore {
                                                                  zoneID: session.request(.public).zoneID(ZoneID.defaultZoneName)),
                                                scope: .public)
         let previous = keys.dropLast().map { FieldValue.bytes($0.publicKey.rawRepresentation) }
-        var fields: [String: FieldValue] = ["account": .string(me.name), "publicKey": .bytes(current.publicKey.rawRepresentation),
+        var fields: [String: FieldValue] = ["publicKey": .bytes(current.publicKey.rawRepresentation),
                                             "fingerprint": .string(current.fingerprint), "createdAt": .timestamp(current.createdAt)]
+        // The login goes in the public record only while the account lets others find it by it.
+        if try session.users().callerIdentity(in: session.request(.public)).discoverable ?? true {
+            fields["account"] = .string(me.name)
+        }
         if !previous.isEmpty { fields["previousKeys"] = .list(.bytes, Array(previous)) }
         if let existing, existing.fields == fields { return }
         var record = existing ?? Record(recordID: RecordID(recordName: me.userRecordName,
@@ -110,17 +114,36 @@ public struct IdentityStore {
 
     // MARK: Others' keys
 
-    /// The userRecordName of the account with login `name`.
-    public func userRecordName(of name: String) throws -> String {
-        if name == session.account.name { return session.account.userRecordName }
-        return try session.cloud.account(named: name).userRecordName
+    /// The account that `name` names for this account: itself, a userRecordName (`_` and 32
+    /// hex digits: any account), or a login that the cloud's directory lets others find
+    /// (`users/lookup/account` over `serve`; nothing is created). Never acts as that account.
+    public func user(_ name: String) throws -> DirectoryUser {
+        let me = session.account
+        if name == me.name || name == me.userRecordName {
+            return try session.lookUpUser(.userRecordName(me.userRecordName))
+                ?? DirectoryUser(userRecordName: me.userRecordName, accountName: me.name)
+        }
+        let bytes = Array(name.utf8)
+        let key: UserLookupKey = bytes.count == 33 && bytes[0] == UInt8(ascii: "_") && name.dropFirst().allSatisfy(\.isHexDigit)
+            ? .userRecordName(name) : .accountName(name)
+        guard let user = try session.lookUpUser(key) else { throw IdentityError.unknownAccount(account: name).cliError }
+        return user
     }
 
-    /// The published identity of `name`, or `notPublished` (exit 3).
+    /// The userRecordName of the account `name` names (see `user(_:)`).
+    public func userRecordName(of name: String) throws -> String {
+        if name == session.account.name { return session.account.userRecordName }
+        return try user(name).userRecordName
+    }
+
+    /// The published identity of `name` (a login or userRecordName), or `notPublished` (exit 3);
+    /// `user` is who the directory says it is.
     public func published(account name: String) throws -> PublishedIdentity {
-        guard let identity = try published(userRecordName: try userRecordName(of: name), account: name) else {
+        let user = try user(name)
+        guard var identity = try published(userRecordName: user.userRecordName, account: name) else {
             throw IdentityError.notPublished(account: name).cliError
         }
+        identity.user = user
         return identity
     }
 

@@ -32,9 +32,9 @@ enum KeysIdentity {
     static let show = CommandSpec(
         name: "show", abstract: "Show another account's published identity key and whether it is trusted here.",
         discussion: "The first key seen of an account is pinned on this device (trust on first use). A published key that differs from the pinned one is flagged as CHANGED and messages to that account are refused until `keys trust`.",
-        arguments: [ArgumentSpec("account", help: "The account's login name.")],
+        arguments: [ArgumentSpec("account", help: "The account's login name, or its userRecordName (an account that is not discoverable is found only by it).")],
         examples: [
-            Example("cloudsync keys show bob", "Bob's identity key and fingerprint, to compare with him."),
+            Example("cloudsync keys show bob", "Bob's identity key, display name and fingerprint, to compare with him."),
         ],
         jsonOutput: KeysJSONOutput.show,
         run: { context, arguments in
@@ -49,10 +49,12 @@ enum KeysIdentity {
                                              ("publicKey", .string(Base64.encode(identity.publicKey.rawRepresentation))),
                                              ("createdAt", .string(ISO8601.format(milliseconds: identity.createdAt))),
                                              ("trust", .string(standing.rawValue)),
-                                             ("pinnedFingerprint", pins.pinned(identity.userRecordName).map { .string($0) } ?? .null)]))
+                                             ("pinnedFingerprint", pins.pinned(identity.userRecordName).map { .string($0) } ?? .null),
+                                             ("displayName", identity.user?.displayName.map { .string($0) } ?? .null)]))
                 return
             }
             context.output.line("account:     \(name)")
+            if let displayName = identity.user?.displayName { context.output.line("name:        \(displayName)") }
             context.output.line("fingerprint: \(Identity.grouped(identity.fingerprint))")
             context.output.line("created:     \(ISO8601.format(milliseconds: identity.createdAt))")
             switch standing {

@@ -1,5 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
+import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncCrypto
 import KeysCommand
@@ -7,9 +8,13 @@ import KeysCommand
 /// A message as this account sees it: opened and authenticated, or not.
 struct OpenedMessage {
     let envelope: MessageEnvelope
-    /// The correspondent's login (verified against the cloud), or their userRecordName.
+    /// The correspondent's login (from the cloud's directory), or their userRecordName when it
+    /// does not let itself be found by login.
     let fromName: String
     let toName: String
+    /// Their display names (`whoami --set-name`), when they set one.
+    let fromDisplayName: String?
+    let toDisplayName: String?
     /// The plaintext, nil when the message could not be authenticated.
     let plaintext: [UInt8]?
     /// Why not, for --json (never content).
@@ -24,7 +29,7 @@ final class MessageOpener {
     let ownKeys: [IdentityKey]
     var pins: KeyPins
     private var identities: [String: PublishedIdentity?] = [:]
-    private var names: [String: String] = [:]
+    private var users: [String: DirectoryUser?] = [:]
 
     init(session: CloudSession) throws {
         self.session = session
@@ -42,18 +47,22 @@ final class MessageOpener {
         return found
     }
 
-    /// The login of a userRecordName: the name its owner published, if the cloud agrees.
+    /// A correspondent as the cloud's directory shows it (`users/lookup/id`), cached; nil when unknown.
+    func user(_ userRecordName: String) -> DirectoryUser? {
+        if let cached = users[userRecordName] { return cached }
+        let found = (try? session.lookUpUser(.userRecordName(userRecordName))) ?? nil
+        users[userRecordName] = found
+        return found
+    }
+
+    /// The login of a userRecordName, or the userRecordName itself when the directory gives none.
     func name(_ userRecordName: String) -> String {
         if userRecordName == me { return session.account.name }
-        if let known = names[userRecordName] { return known }
-        var name = userRecordName
-        if let claimed = identity(userRecordName)?.account,
-           (try? store.userRecordName(of: claimed)) == userRecordName {
-            name = claimed
-        }
-        names[userRecordName] = name
-        return name
+        return user(userRecordName)?.accountName ?? userRecordName
     }
+
+    /// The display name of a userRecordName, nil when it set none.
+    func displayName(_ userRecordName: String) -> String? { user(userRecordName)?.displayName }
 
     func ownKey(_ fingerprint: String?) -> IdentityKey? {
         guard let fingerprint else { return nil }
@@ -64,6 +73,7 @@ final class MessageOpener {
     func open(_ envelope: MessageEnvelope, asSender: Bool) -> OpenedMessage {
         func result(_ plaintext: [UInt8]?, _ problem: String?) -> OpenedMessage {
             OpenedMessage(envelope: envelope, fromName: name(envelope.from), toName: name(envelope.to),
+                          fromDisplayName: displayName(envelope.from), toDisplayName: displayName(envelope.to),
                           plaintext: plaintext, problem: plaintext == nil ? problem : nil)
         }
         guard envelope.creator == envelope.from else { return result(nil, "the record was not saved by its sender") }

@@ -45,8 +45,8 @@ enum MessageRead {
             context.output.json(MessageText.json(message, withContent: arguments.value("output") == nil))
             return
         }
-        context.output.line("from:    \(message.fromName)")
-        context.output.line("to:      \(message.toName)")
+        context.output.line("from:    \(MessageText.label(message.fromName, message.fromDisplayName))")
+        context.output.line("to:      \(MessageText.label(message.toName, message.toDisplayName))")
         context.output.line("sent:    \(ISO8601.format(milliseconds: envelope.sentAt))")
         if let path = arguments.value("output") {
             context.output.line("wrote \(plaintext.count) bytes to \(path)")

@@ -14,7 +14,7 @@ enum MessageSend {
             first use; if it later changes, sending is refused (exit 77) until `keys trust`.
             """,
         options: [OptionSpec("file", value: "FILE", help: "Send the bytes of FILE.", completion: .file)],
-        arguments: [ArgumentSpec("account", help: "The recipient's login name."),
+        arguments: [ArgumentSpec("account", help: "The recipient's login name, or its userRecordName."),
                     ArgumentSpec("text", help: "The message text, or - to read stdin.", optional: true)],
         examples: [
             Example("cloudsync message send bob 'lunch at noon?'", "Send a text to bob."),
@@ -65,9 +65,10 @@ enum MessageSend {
             context.output.json(.object([("id", .string(recordName)), ("to", .string(name)),
                                          ("toUserRecordName", .string(recipient.userRecordName)),
                                          ("sentAt", .string(ISO8601.format(milliseconds: sentAt))), ("size", .int(Int64(plaintext.count))),
-                                         ("keyID", .string(recipient.fingerprint)), ("senderKeyID", .string(sender.fingerprint))]))
+                                         ("keyID", .string(recipient.fingerprint)), ("senderKeyID", .string(sender.fingerprint)),
+                                         ("toDisplayName", recipient.user?.displayName.map { .string($0) } ?? .null)]))
         } else {
-            context.output.line("sent \(recordName) to \(name) (\(plaintext.count) bytes, encrypted)")
+            context.output.line("sent \(recordName) to \(MessageText.label(name, recipient.user?.displayName)) (\(plaintext.count) bytes, encrypted)")
         }
     }
 }

@@ -6,16 +6,21 @@ import CloudSyncCore
 enum MessageText {
     static let unauthenticated = "could not be authenticated"
 
-    /// `2026-01-31T12:00:00.000Z  msg-…  from alice: first line …` (data escaped by Output). The
+    /// `2026-01-31T12:00:00.000Z  msg-…  from Alice Liddell (alice): first line …` (data escaped by Output). The
     /// first line is cut to the terminal's width only when stdout is one (`Output.fitted`).
     static func summary(_ message: OpenedMessage, outbox: Bool, output: Output) -> TerminalText {
         let time = ISO8601.format(milliseconds: message.envelope.sentAt)
-        let who = outbox ? "to \(message.toName)" : "from \(message.fromName)"
+        let who = outbox ? "to \(label(message.toName, message.toDisplayName))" : "from \(label(message.fromName, message.fromDisplayName))"
         let head: TerminalText = "\(time)  \(message.envelope.id)  \(who): "
         guard let plaintext = message.plaintext else {
             return "\(head)\(.text(unauthenticated))"
         }
         return "\(head)\(output.fitted(preview(plaintext), after: head.plain.count))"
+    }
+
+    /// How a correspondent shows: `Bob Builder (bob)` with a display name, else the login.
+    static func label(_ name: String, _ displayName: String?) -> String {
+        displayName.map { "\($0) (\(name))" } ?? name
     }
 
     /// The first line, followed by ` …` when more lines follow, or `[N bytes]` for data that
@@ -36,6 +41,8 @@ enum MessageText {
             ("sentAt", .string(ISO8601.format(milliseconds: message.envelope.sentAt))),
             ("authenticated", .bool(message.plaintext != nil)),
         ]
+        if let name = message.fromDisplayName { members.append(("fromDisplayName", .string(name))) }
+        if let name = message.toDisplayName { members.append(("toDisplayName", .string(name))) }
         if let plaintext = message.plaintext {
             members.append(("size", .int(Int64(plaintext.count))))
             if withContent {

@@ -16,9 +16,18 @@ public enum WhoamiCommand {
         discussion: """
             Prints the account and its user record name (from the cloud; empty with a note when \
             the cloud cannot be reached), the device, the container, the environment, the cloud \
-            (a server's password masked) and whether sync is on for the account on this device.
+            (a server's password masked) and whether sync is on for the account on this device, \
+            with the account's display name and whether others find it by its login.
+
+            --set-name and --discoverable change those two in the cloud, for every device of the \
+            account. A display name shows with your messages and keys (`message inbox` of your \
+            correspondents, `keys show`). An account that is not discoverable is found only by \
+            its userRecordName (`keys show _…`, `message send _…`), never by its login.
             """,
+        options: WhoamiProfile.options,
         examples: [Example("cloudsync whoami", "Show who and where."),
+                   Example("cloudsync whoami --set-name 'Bob Builder'", "Set the name others see with your messages."),
+                   Example("cloudsync whoami --discoverable off", "Be found only by your userRecordName."),
                    Example("cloudsync --account bob whoami --json", "The same as JSON, for another account.")],
         jsonOutput: WhoamiJSONOutput.whoami,
         run: run)
@@ -28,8 +37,14 @@ public enum WhoamiCommand {
         let cloud = try CloudLocator(parsing: settings.cloudURL).displayName
         var userRecordName: String?
         var unreachable: String?
+        var profile: DirectoryUser?
+        if let update = try WhoamiProfile.update(arguments) {
+            profile = try WhoamiProfile.apply(update, session: try context.session())
+        }
         do {
-            userRecordName = try context.session().account.userRecordName
+            let session = try context.session()
+            userRecordName = session.account.userRecordName
+            profile = profile ?? WhoamiProfile.identity(session)
         } catch let error as CloudError {
             unreachable = error.reason
         }
@@ -43,6 +58,8 @@ public enum WhoamiCommand {
                 ("environment", .string(environment)),
                 ("cloud", .string(cloud)),
                 ("syncEnabled", .bool(syncOn)),
+                ("displayName", profile?.displayName.map(JSONValue.string) ?? .null),
+                ("discoverable", profile?.discoverable.map(JSONValue.bool) ?? .null),
             ]))
             return
         }
@@ -51,6 +68,10 @@ public enum WhoamiCommand {
             context.output.line("user record: \(userRecordName)")
         } else {
             context.output.line("user record: (unknown: \(unreachable ?? "the cloud cannot be reached"))")
+        }
+        if let profile {
+            context.output.line("name:        \(profile.displayName ?? "(none; set one with --set-name)")")
+            context.output.line("discoverable: \(.text(profile.discoverable == false ? "off (found only by user record)" : "on"))")
         }
         context.output.line("device:      \(settings.device)")
         context.output.line("container:   \(settings.container)")

@@ -3,5 +3,5 @@ import CloudSyncSession
 
 /// What the whoami commands print with --json (the man page's JSON OUTPUT section).
 enum WhoamiJSONOutput {
-    static let whoami = JSONOutput.document("Who and where this invocation is.", [("account", "The account."), ("userRecordName", "Its user record name, or null before the cloud knows it."), ("device", "The device."), ("container", "The container."), ("environment", "development or production."), ("cloud", "The cloud URL (no password)."), ("syncEnabled", "Whether sync is on for the account.")])
+    static let whoami = JSONOutput.document("Who and where this invocation is.", [("account", "The account."), ("userRecordName", "Its user record name, or null before the cloud knows it."), ("device", "The device."), ("container", "The container."), ("environment", "development or production."), ("cloud", "The cloud URL (no password)."), ("syncEnabled", "Whether sync is on for the account."), ("displayName", "The account's display name, or null."), ("discoverable", "Whether others find the account by its login, or null when the cloud cannot say.")])
 }
