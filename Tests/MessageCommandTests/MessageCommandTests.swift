@@ -133,7 +133,7 @@ struct MessageCommandTests {
         _ = try fx.identity("bob")
         let unknown = fx.run("alice", ["message", "send", "nobody", "hi"])
         #expect(unknown.status == 3)
-        #expect(unknown.stderr.contains("no published identity"))
+        #expect(unknown.stderr.contains("no account 'nobody' can be found"), "\(unknown.stderr)")
         #expect(fx.run("alice", ["message", "send", "bob"]).status == 64)
         #expect(fx.run("alice", ["message", "send", "bob", "hi", "--file", "/etc/hostname"]).status == 64)
         #expect(fx.run("alice", ["message", "send", "bob", ""]).status == 65)
