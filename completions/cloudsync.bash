@@ -81,6 +81,7 @@ __cloudsync_table() {
     'token add-key') opts='--public-key --admin' valopts='--public-key' ;;
     'admin') subs='add list remove' ;;
     'tour') opts='--keep' ;;
+    'whoami') opts='--set-name --discoverable' valopts='--set-name --discoverable' ;;
     'cloud') subs='check copy' ;;
     'cloud copy') opts='--from --to --force' valopts='--from --to' ;;
     'repl') opts='--bail --echo' ;;
@@ -159,6 +160,7 @@ __cloudsync_option_kind() {
     'serve|--tls-key') kind=file ;;
     'serve|--log') kind=file ;;
     'token add-key|--public-key') kind=file ;;
+    'whoami|--discoverable') kind='values:on off' ;;
     *'|--environment') kind='values:development production' ;;
     *'|--home') kind=file ;;
     *) kind=none ;;

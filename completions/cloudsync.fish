@@ -136,6 +136,8 @@ function __cloudsync_value_options --argument-names path
             printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
+        case 'whoami'
+            printf '%s\n' '--set-name' '--discoverable'
         case 'cloud copy'
             printf '%s\n' '--from' '--to'
     end
@@ -724,6 +726,8 @@ complete -c cloudsync -n '__cloudsync_arg \'admin\' 0' -a 'remove' -d 'End an ac
 complete -c cloudsync -n '__cloudsync_at \'tour\'' -l keep -d 'Keep the temporary folder and print its path.'
 
 # cloudsync whoami
+complete -c cloudsync -n '__cloudsync_at \'whoami\'' -l set-name -x -d 'Set the account\'s display name, shown to others with your messages and keys ("" clears it).'
+complete -c cloudsync -n '__cloudsync_at \'whoami\'' -l discoverable -x -a 'on off' -d 'Whether other accounts find this one by its login (off: only by its userRecordName). One of: on, off.'
 
 # cloudsync cloud
 complete -c cloudsync -n '__cloudsync_arg \'cloud\' 0' -a 'check' -d 'Check the cloud\'s format, counts and integrity.'

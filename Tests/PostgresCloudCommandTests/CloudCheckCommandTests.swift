@@ -84,11 +84,11 @@ struct CloudCheckCommandTests {
         fill(cloud.cli)
         let url = try PostgresURL(cloud.url)
         let connection = try PostgresConnection(url)
-        try connection.execute("SET search_path TO \(url.schema ?? "public"); DROP TABLE declared_schemas, credentials, shares, share_participants, shared_zones, container_admins, used_signatures, account_usage; UPDATE meta SET value = '1' WHERE key = 'version'")
+        try connection.execute("SET search_path TO \(url.schema ?? "public"); DROP TABLE declared_schemas, credentials, shares, share_participants, shared_zones, container_admins, used_signatures, account_usage, user_profiles; UPDATE meta SET value = '1' WHERE key = 'version'")
         let epoch = try connection.query("SELECT value FROM meta WHERE key = 'epoch'").first?[0].text
         let check = cloud.cli.run(["--json", "cloud", "check"])
         #expect(check.status == 0, "\(check.stderr)")
-        #expect(try check.json()["version"] == .int(5))
+        #expect(try check.json()["version"] == .int(6))
         #expect(try check.json()["counts"]?["records"] == .int(2))
         #expect(try connection.query("SELECT value FROM meta WHERE key = 'epoch'").first?[0].text == epoch)
     }
