@@ -67,7 +67,7 @@ extension ServiceCloud {
     func activeSubscriptions(dbID: Int64, zoneName: String, request: DatabaseRequest,
                              _ tx: any CloudStorageTransaction) throws -> [ActiveSubscription] {
         try tx.subscriptionsConcerning(zoneName: zoneName, dbID: dbID).compactMap { row in
-            guard let subscription = readableSubscription(row) else { return nil }
+            guard let subscription = decodedSubscriptions.subscription(row, dbID: dbID, decode: readableSubscription) else { return nil }
             if request.scope == .shared, let owner = subscription.zoneOwner, owner != request.sharedOwner { return nil }
             return ActiveSubscription(owner: row.owner, subscription: subscription)
         }

@@ -65,14 +65,28 @@ extension ServiceCloud {
     }
 
     /// Throws `limitExceeded` when saving `subscriptions` would leave the caller with more than
-    /// `SubscriptionLimits.maxPerAccount` in this database (replacing one of the same ID adds none).
+    /// `SubscriptionLimits.maxPerAccount` in this database (replacing one of the same ID adds
+    /// none), or with more than `SubscriptionLimits.maxComparisonsPerAccount` comparisons in its
+    /// query subscriptions together.
     func checkSubscriptionCount(_ subscriptions: [Subscription], dbID: Int64, request: DatabaseRequest,
                                 _ tx: any CloudStorageTransaction) throws {
-        let existing = Set(try tx.subscriptions(owner: request.userRecordName, dbID: dbID).map(\.id))
+        let rows = try tx.subscriptions(owner: request.userRecordName, dbID: dbID)
+        let existing = Set(rows.map(\.id))
         let total = existing.union(subscriptions.map(\.subscriptionID)).count
         guard total <= SubscriptionLimits.maxPerAccount else {
             throw CloudError(.limitExceeded, "an account keeps at most \(SubscriptionLimits.maxPerAccount) subscriptions in a database; "
                              + "this one has \(existing.count) and the call would make \(total); delete some first")
+        }
+        let replaced = Set(subscriptions.map(\.subscriptionID))
+        let kept = rows.filter { !replaced.contains($0.id) }
+            .compactMap { decodedSubscriptions.subscription($0, dbID: dbID, decode: readableSubscription) }
+        let comparisons = (kept + subscriptions).reduce(0) { sum, subscription in
+            sum + (subscription.query?.predicate.comparisonCount(stoppingAfter: SubscriptionLimits.maxComparisonsPerAccount) ?? 0)
+        }
+        guard comparisons <= SubscriptionLimits.maxComparisonsPerAccount else {
+            throw CloudError(.limitExceeded, "an account's query subscriptions in a database hold at most "
+                             + "\(SubscriptionLimits.maxComparisonsPerAccount) comparisons together; this call would make \(comparisons); "
+                             + "narrow or delete some first")
         }
     }
 

@@ -19,6 +19,8 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
     let schemaCache = Mutex<[SchemaKey: [String: FieldTypeName]]>([:])
     /// Declared schemas per container key, parsed once per text.
     let declaredCache = Mutex<[String: DeclaredSchemaEntry]>([:])
+    /// Subscriptions decoded from their stored text, for the saves that evaluate them.
+    let decodedSubscriptions = DecodedSubscriptionCache()
     /// The storage quota per account in bytes; 0 for none (`setQuota`).
     let quota = Atomic<Int64>(0)
 

@@ -172,6 +172,10 @@ public enum SubscriptionLimits {
     /// Subscriptions one account keeps in one database: each is evaluated on other accounts'
     /// writes (public query subscriptions) or fans out on its own.
     public static let maxPerAccount = 100
+    /// Comparisons in all of one account's query subscriptions of one database together (each
+    /// predicate also at most `Predicate.maxComparisons`): what one account's subscriptions may
+    /// cost every save of the types they watch.
+    public static let maxComparisonsPerAccount = 2_000
     /// The stored form of one subscription (its JSON definition), in bytes.
     public static let maxStoredBytes = 64 << 10
 }

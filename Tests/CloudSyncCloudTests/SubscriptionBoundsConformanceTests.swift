@@ -70,6 +70,12 @@ struct SubscriptionBoundsConformanceTests {
         #expect(code(f, [query("s1", .truePredicate)], publicDB) == nil)
         #expect(code(f, [query("own", .truePredicate)], try f.request("alice", .public)) == nil)
         #expect(try f.cloud.fetchAllSubscriptions(in: publicDB).count == SubscriptionLimits.maxPerAccount)
+        // Comparisons are budgeted per account too: two of the widest fill it.
+        let eve = try f.request("eve", .public)
+        #expect(code(f, [query("w1", Self.wide(Predicate.maxComparisons)), query("w2", Self.wide(Predicate.maxComparisons))], eve) == nil)
+        #expect(code(f, [query("w3", .comparison("title", .equal, .string("x")))], eve) == .limitExceeded)
+        #expect(code(f, [query("w2", Self.wide(Predicate.maxComparisons - 1)), query("w3", .comparison("title", .equal, .string("x")))], eve) == nil,
+                "a replaced subscription's comparisons are given back")
     }
 
     @Test func aQueryIsBoundedInWidthToo() throws {
