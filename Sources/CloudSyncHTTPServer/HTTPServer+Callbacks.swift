@@ -147,9 +147,9 @@ extension HTTPServer {
         let gated = !configuration.ungatedPathSuffixes.contains { httpRequest.path.hasSuffix($0) }
         guard !gated || enterHandlerSlot() else {
             let retry = configuration.retryAfterSeconds
-            return respond(connection, request, .error(status: 503, code: "SERVICE_UNAVAILABLE",
+            return respond(connection, request, .error(status: 503, code: "TRY_AGAIN_LATER",
                                                        reason: "the server is busy; retry after \(retry) s",
-                                                       retryAfter: retry),
+                                                       retryAfter: retry, ckErrorCode: "serviceUnavailable"),
                            library: library, query: httpRequest.query)
         }
         guard gated || enterUngatedSlot() else {
@@ -194,8 +194,10 @@ extension HTTPServer {
     }
 
     private func tooLarge() -> HTTPResponse {
-        var response = HTTPResponse.error(status: 413, code: "LIMIT_EXCEEDED",
-                                          reason: "the request body is larger than \(configuration.maxBodySize) bytes")
+        // Apple documents no code for a body too large: BAD_REQUEST (400), the precise one in ckErrorCode.
+        var response = HTTPResponse.error(status: 400, code: "BAD_REQUEST",
+                                          reason: "the request body is larger than \(configuration.maxBodySize) bytes",
+                                          ckErrorCode: "limitExceeded")
         response.headers.set("Connection", "close")
         return response
     }

@@ -18,8 +18,8 @@ import Glibc
 ///
 /// Limits enforced before the handler: headers must be in within `headerTimeout`; the handler's
 /// `admit` judges the head (the credential) before any body byte is read, and a refusal is sent
-/// at once with the connection closed; a body over `maxBodySize` is answered 413
-/// `LIMIT_EXCEEDED` as soon as `Content-Length` (or the chunked byte count) passes it, and one
+/// at once with the connection closed; a body over `maxBodySize` is answered 400
+/// `BAD_REQUEST` (`ckErrorCode` `limitExceeded`) as soon as `Content-Length` (or the chunked byte count) passes it, and one
 /// that would take the bodies in flight past `maxBodyMemory` 503 `TRY_AGAIN_LATER`, without
 /// reading the rest; ungated requests (long polls) leave `reservedConnections` to the others;
 /// `maxConnectionsPerAddress` bounds one peer; malformed HTTP is answered 400 by libmicrohttpd.

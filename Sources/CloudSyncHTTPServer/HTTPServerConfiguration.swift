@@ -29,7 +29,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// server starts waiting for them (the connection opened, or its previous request answered):
     /// a client that dribbles header bytes, or idles on a kept-alive connection, is closed then.
     public var headerTimeout: Duration = .seconds(10)
-    /// The largest request body accepted, in bytes; a larger one is answered 413 unread.
+    /// The largest request body accepted, in bytes; a larger one is answered 400 BAD_REQUEST unread.
     public var maxBodySize: Int
     /// The bytes that request bodies may hold at once across all connections (counted from their
     /// `Content-Length`, or as a chunked body arrives, until the request completes); a request

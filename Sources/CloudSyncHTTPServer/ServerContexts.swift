@@ -5,11 +5,11 @@ final class RequestContext {
     let path: String
     let startedAt: UInt64
     var body: [UInt8] = []
-    /// A response is queued (e.g. 413 before the body): later calls ignore what arrives.
+    /// A response is queued (e.g. 400 before the body): later calls ignore what arrives.
     var answered = false
     /// Body bytes read and dropped after the body was refused mid-way (TLS only; see `access`).
     var discarded = 0
-    /// What a body refused mid-way is answered at its end (TLS only): 413 or 503.
+    /// What a body refused mid-way is answered at its end (TLS only): 400 or 503.
     var refusal: HTTPResponse?
     /// Body bytes counted against `maxBodyMemory` for this request, given back when it completes.
     /// Guarded by the server's lock.

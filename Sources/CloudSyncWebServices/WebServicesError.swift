@@ -1,44 +1,66 @@
 import CloudSyncCore
 
-/// Request errors as the Web Services write them: `{"serverErrorCode", "reason", "uuid",
+/// Request errors as the Web Services write them: `{"uuid", "serverErrorCode", "reason",
 /// "retryAfter"}` with the HTTP status Apple documents for each code ("Error Codes" in the
-/// CloudKit Web Services Reference). The extension key `ckErrorCode` keeps the CKError code, so
-/// that two codes sharing a `serverErrorCode` (BAD_REQUEST) come back as they left.
+/// CloudKit Web Services Reference). `serverErrorCode` is always one of Apple's 14 documented
+/// codes (`documentedStatuses`), so typed clients can decode every reply; the extension key
+/// `ckErrorCode` keeps the precise CKError code (`zoneNotFound` or `userDeletedZone` behind
+/// ZONE_NOT_FOUND), so this project's client gets back the error that left. A member without a
+/// value (`retryAfter` of an error that gives none) is left out, never written as null.
 public enum WebServicesError {
     /// `serverErrorCode` of a rejected credential (401); the project's code for it is `notAuthenticated`.
     public static let authenticationFailed = "AUTHENTICATION_FAILED"
 
-    /// The documented HTTP status of a `serverErrorCode`.
-    public static func status(forServerErrorCode code: String) -> Int {
+    /// Apple's 14 documented `serverErrorCode` values and the HTTP status of each.
+    public static let documentedStatuses: [String: Int] = [
+        "ACCESS_DENIED": 403, "ATOMIC_ERROR": 400, "AUTHENTICATION_FAILED": 401, "AUTHENTICATION_REQUIRED": 421,
+        "BAD_REQUEST": 400, "CONFLICT": 409, "EXISTS": 409, "INTERNAL_ERROR": 500, "NOT_FOUND": 404,
+        "QUOTA_EXCEEDED": 413, "THROTTLED": 429, "TRY_AGAIN_LATER": 503, "VALIDATING_REFERENCE_ERROR": 412,
+        "ZONE_NOT_FOUND": 404,
+    ]
+
+    /// The documented `serverErrorCode` a CloudError code is sent as. Codes Apple documents no
+    /// value for take the nearest documented one (see docs/ARCHITECTURE.md, "Error codes").
+    public static func serverErrorCode(for code: CloudError.Code) -> String {
         switch code {
-        case "ACCESS_DENIED": 403
-        case "ATOMIC_ERROR", "BAD_REQUEST", "BAD_DATABASE", "LIMIT_EXCEEDED", "CHANGE_TOKEN_EXPIRED", "PARTIAL_FAILURE": 400
-        case "AUTHENTICATION_FAILED": 401
-        case "AUTHENTICATION_REQUIRED": 421
-        case "CONFLICT", "EXISTS": 409
-        case "NOT_FOUND", "ZONE_NOT_FOUND", "USER_DELETED_ZONE", "ASSET_FILE_NOT_FOUND": 404
-        case "QUOTA_EXCEEDED": 413
-        case "THROTTLED": 429
-        case "TRY_AGAIN_LATER", "SERVICE_UNAVAILABLE", "NETWORK_UNAVAILABLE", "NETWORK_FAILURE": 503
-        case "VALIDATING_REFERENCE_ERROR": 412
-        default: 500
+        case .internalError: "INTERNAL_ERROR"
+        case .partialFailure, .invalidArguments, .serverRejectedRequest, .limitExceeded, .changeTokenExpired, .badDatabase:
+            "BAD_REQUEST"
+        case .networkUnavailable, .networkFailure, .serviceUnavailable, .zoneBusy: "TRY_AGAIN_LATER"
+        case .requestRateLimited: "THROTTLED"
+        case .notAuthenticated: "AUTHENTICATION_REQUIRED"
+        case .permissionFailure: "ACCESS_DENIED"
+        case .unknownItem, .assetFileNotFound: "NOT_FOUND"
+        case .serverRecordChanged: "CONFLICT"
+        case .constraintViolation: "EXISTS"
+        case .batchRequestFailed: "ATOMIC_ERROR"
+        case .quotaExceeded: "QUOTA_EXCEEDED"
+        case .zoneNotFound, .userDeletedZone: "ZONE_NOT_FOUND"
         }
+    }
+
+    /// The documented HTTP status of a `serverErrorCode` (500 for a code Apple does not document).
+    public static func status(forServerErrorCode code: String) -> Int {
+        documentedStatuses[code] ?? 500
     }
 
     /// The HTTP status of a CloudError.
     public static func status(for error: CloudError) -> Int {
-        status(forServerErrorCode: error.code.serverErrorCode)
+        status(forServerErrorCode: serverErrorCode(for: error.code))
     }
 
-    /// The error body. `serverErrorCode` overrides the code's own (AUTHENTICATION_FAILED).
+    /// The error body. `serverErrorCode` overrides the code's own (AUTHENTICATION_FAILED,
+    /// TRY_AGAIN_LATER); it must be a documented one.
     public static func body(_ error: CloudError, uuid: String, serverErrorCode: String? = nil) -> JSONValue {
+        let code = serverErrorCode ?? self.serverErrorCode(for: error.code)
+        assert(documentedStatuses[code] != nil, "\(code) is not a documented serverErrorCode")
         var pairs: [(String, JSONValue)] = [
             ("uuid", .string(uuid)),
-            ("serverErrorCode", .string(serverErrorCode ?? error.code.serverErrorCode)),
+            ("serverErrorCode", .string(code)),
             ("reason", .string(error.reason)),
-            ("retryAfter", error.retryAfter.map { .double($0) } ?? .null),
-            ("ckErrorCode", .string(error.code.rawValue)),
         ]
+        if let retry = error.retryAfter, retry.isFinite { pairs.append(("retryAfter", .double(retry))) }
+        pairs.append(("ckErrorCode", .string(error.code.rawValue)))
         if let recordID = error.recordID {
             pairs.append(("recordName", .string(recordID.recordName)))
             pairs.append(("zoneID", RecordJSON.encode(zoneID: recordID.zoneID)))
@@ -47,9 +69,10 @@ public enum WebServicesError {
         return .object(pairs)
     }
 
-    /// The CloudError a reply body describes (a top-level error or a per-item error). Unknown
-    /// codes become `internalError` with the server's reason; `status` decides 401/403/429/503
-    /// when the body says nothing useful.
+    /// The CloudError a reply body describes (a top-level error or a per-item error): the code
+    /// of `ckErrorCode` when the server sent one, else the code its `serverErrorCode` stands for
+    /// (documented, or a name older servers sent), else `status`'s. Unknown codes keep the
+    /// server's reason.
     public static func decode(_ json: JSONValue, status: Int? = nil) -> CloudError {
         let serverCode = json["serverErrorCode"]?.stringValue ?? ""
         let reason = json["reason"]?.stringValue ?? "the server answered HTTP \(status.map(String.init) ?? "?") with no reason"

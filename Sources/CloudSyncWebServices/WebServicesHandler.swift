@@ -16,7 +16,7 @@ public final class WebServicesHandler: Sendable {
 
     /// The largest body a request to `path` may carry: an asset's bytes for `assets/data`, a
     /// JSON document otherwise. A server can check `Content-Length` against it before reading
-    /// the body; the handler answers 413 above it.
+    /// the body; the handler answers 400 BAD_REQUEST (ckErrorCode limitExceeded) above it.
     public static func maxBodyBytes(forPath path: String) -> Int {
         path.hasSuffix("/" + WebServicesEndpoint.assetsData.rawValue) ? CloudLimits.maxAssetSize : maxJSONBodyBytes
     }
@@ -47,7 +47,7 @@ public final class WebServicesHandler: Sendable {
         }
         let limit = Self.maxBodyBytes(forPath: request.path)
         guard request.body.count <= limit else {
-            return errorResponse(CloudError(.limitExceeded, "the request body is larger than \(limit >> 20) MiB"), status: 413, uuid: uuid)
+            return errorResponse(CloudError(.limitExceeded, "the request body is larger than \(limit >> 20) MiB"), status: 400, uuid: uuid)
         }
         guard let caller = request.caller else {
             return errorResponse(CloudError(.notAuthenticated, "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"),

@@ -107,7 +107,9 @@ import Testing
         let kvChanges = f.call("kv/changes", "{}")
         #expect(kvChanges.json["items"]?.arrayValue?.count == 1)
         #expect(kvChanges.json["syncToken"]?.stringValue != nil)
-        #expect(f.call("kv/changes", "{}", scope: "public").json["serverErrorCode"] == .string("BAD_DATABASE"))
+        let publicKV = f.call("kv/changes", "{}", scope: "public")
+        #expect(publicKV.status == 400 && publicKV.json["serverErrorCode"] == .string("BAD_REQUEST"))
+        #expect(publicKV.json["ckErrorCode"] == .string("badDatabase"))
         // Assets: upload tokens, the bytes, then the download URL.
         let upload = f.call("assets/upload", #"{"tokens":[{"recordName":"n1","recordType":"Note","fieldName":"file"}]}"#)
         #expect(upload.json["tokens"]?.arrayValue?.first?["url"]?.stringValue?.hasSuffix("/assets/data") == true)
@@ -139,7 +141,8 @@ import Testing
         let ops = (0..<201).map { #"{"operationType":"create","record":{"recordName":"r\#($0)","recordType":"T"}}"# }
         let reply = f.call("records/modify", #"{"operations":[\#(ops.joined(separator: ","))]}"#)
         #expect(reply.status == 400)
-        #expect(reply.json["serverErrorCode"] == .string("LIMIT_EXCEEDED"))
+        #expect(reply.json["serverErrorCode"] == .string("BAD_REQUEST"))
+        #expect(reply.json["ckErrorCode"] == .string("limitExceeded"))
         #expect(try f.cloud.fetchAllZones(in: DatabaseRequest(container: f.container, scope: .private,
                                                               userRecordName: f.cloud.account(named: "alice").userRecordName, deviceID: "d"))
             .first?.recordCount == 0, "nothing was saved")
@@ -192,12 +195,13 @@ import Testing
 /// The handler never traps and always answers a Web Services error or a reply, whatever the
 /// path, method and body (a deterministic pseudo-random sweep over every endpoint).
 @Suite struct HandlerRobustnessTests {
-    @Test func oversizedBodiesAre413() throws {
+    @Test func oversizedBodiesAre400BadRequest() throws {
         let f = try WebServicesFixture()
         let big = [UInt8](repeating: 0x20, count: WebServicesHandler.maxJSONBodyBytes + 1)
         let response = f.handler.handle(WebServicesRequest(method: "POST", path: "/database/1/\(f.container)/development/private/records/modify",
                                                            body: big, account: "alice"))
-        #expect(response.status == 413)
+        #expect(response.status == 400)
+        #expect(try JSONValue.parse(bytes: response.body)["ckErrorCode"] == .string("limitExceeded"))
         #expect(WebServicesHandler.maxBodyBytes(forPath: "/database/1/\(f.container)/development/private/assets/data") == CloudLimits.maxAssetSize)
     }
 
