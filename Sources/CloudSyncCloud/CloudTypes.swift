@@ -148,13 +148,20 @@ public struct ModifyRequest: Sendable {
     /// may store it as it is instead of encoding the same fields again; any backend may ignore
     /// it.
     public var encodedFields: [RecordID: String]
+    /// Fields of some saves given without a type (Web Services saves, where `type` is
+    /// optional): each field's bare JSON value, by record. The service types them from the
+    /// schema (or, for a field the schema does not know, from the value's shape) before the
+    /// save; a value that cannot be typed fails that record alone (BAD_REQUEST). These fields
+    /// are not in the record's `fields`.
+    public var untypedFields: [RecordID: [String: JSONValue]]
 
     public init(saves: [Record] = [], deletes: [RecordID] = [], policy: SavePolicy = .ifServerRecordUnchanged,
-                encodedFields: [RecordID: String] = [:]) {
+                encodedFields: [RecordID: String] = [:], untypedFields: [RecordID: [String: JSONValue]] = [:]) {
         self.saves = saves
         self.deletes = deletes
         self.policy = policy
         self.encodedFields = encodedFields
+        self.untypedFields = untypedFields
     }
 }
 

@@ -59,7 +59,8 @@ extension ServiceCloud {
                     continue
                 }
                 try modifyZone(zone, dbID: db.id, saves: saves, deletes: deletes, policy: modify.policy,
-                               encodedFields: modify.encodedFields, request: request, into: &result, bytes: &bytes, tx)
+                               encodedFields: modify.encodedFields, untypedFields: modify.untypedFields,
+                               request: request, into: &result, bytes: &bytes, tx)
             }
             try charge(bytes, for: request, tx)
             return result
@@ -84,8 +85,9 @@ extension ServiceCloud {
     struct AtomicRollback: Error {}
 
     func modifyZone(_ zone: ZoneRow, dbID: Int64, saves: [Record], deletes: [RecordID], policy: SavePolicy,
-                    encodedFields: [RecordID: String] = [:], request: DatabaseRequest, into result: inout ModifyResult,
-                    bytes: inout Int64, _ tx: any CloudStorageTransaction) throws {
+                    encodedFields: [RecordID: String] = [:], untypedFields: [RecordID: [String: JSONValue]] = [:],
+                    request: DatabaseRequest, into result: inout ModifyResult, bytes: inout Int64,
+                    _ tx: any CloudStorageTransaction) throws {
         var zoneResult = ModifyResult()
         var seq = zone.seq
         var countDelta = 0
@@ -108,7 +110,8 @@ extension ServiceCloud {
                     do {
                         let saved = try saveRecord(record, zone: zone, dbID: dbID, policy: policy, stamp: stamp,
                                                    seq: &seq, countDelta: &countDelta, bytes: &zoneBytes, request: request,
-                                                   encodedFields: encodedFields.isEmpty ? nil : encodedFields[record.recordID], tx)
+                                                   encodedFields: encodedFields.isEmpty ? nil : encodedFields[record.recordID],
+                                                   untypedFields: untypedFields.isEmpty ? nil : untypedFields[record.recordID], tx)
                         zoneResult.saved.append(saved)
                     } catch let error as CloudError {
                         var error = error
@@ -178,12 +181,17 @@ extension ServiceCloud {
     ///
     /// `encodedFields`: the record's fields as stored text, when the caller had them (see
     /// `ModifyRequest.encodedFields`); stored as they are unless the fields were merged.
-    /// `bytes` grows by the stored size the save adds (its fields' text, less the live version's).
+    /// `untypedFields`: fields given without a type, typed from the schema first (see
+    /// `ModifyRequest.untypedFields`). `bytes` grows by the stored size the save adds (its
+    /// fields' text, less the live version's).
     func saveRecord(_ record: Record, zone: ZoneRow, dbID: Int64, policy: SavePolicy, stamp: ChangeStamp,
                     seq: inout Int64, countDelta: inout Int, bytes: inout Int64, request: DatabaseRequest, probe: Bool = true,
-                    encodedFields: String? = nil, _ tx: any CloudStorageTransaction) throws -> Record {
+                    encodedFields: String? = nil, untypedFields: [String: JSONValue]? = nil,
+                    _ tx: any CloudStorageTransaction) throws -> Record {
         assert(encodedFields.map { (try? RecordJSON.decodeFields(bytes: Array($0.utf8))) == record.fields } ?? true,
                "encodedFields of \(record.recordID.recordName) are not its fields")
+        var record = record
+        if let untypedFields, !untypedFields.isEmpty { record = try typingUntypedFields(record, untypedFields, request, tx) }
         try ServiceRules.validateSave(record)
         try ServiceRules.refuseShareRecordChange(record.recordID.recordName, recordType: record.recordType, request: request)
         if request.scope == .public { try ServiceRules.validatePublicSave(record, caller: request.userRecordName) }

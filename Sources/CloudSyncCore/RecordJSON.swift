@@ -145,7 +145,11 @@ public enum RecordJSON {
         return fields
     }
 
-    static func inferType(_ value: JSONValue, field: String) throws(CloudError) -> FieldTypeName {
+    /// The type of an untyped value from its shape alone (for a field no schema knows): a
+    /// string is STRING, an integer INT64, a number DOUBLE; an object with `fileChecksum` or
+    /// `receipt` is an asset, with `latitude` a location, with `recordName` a reference; a list
+    /// takes its elements' type. Anything else is BAD_REQUEST.
+    public static func inferType(_ value: JSONValue, field: String) throws(CloudError) -> FieldTypeName {
         switch value {
         case .string: return FieldTypeName(.string)
         case .int: return FieldTypeName(.int64)
@@ -155,6 +159,8 @@ public enum RecordJSON {
             let element = try inferType(first, field: field)
             guard !element.isList else { throw bad("field '\(field)': lists of lists are not supported") }
             return FieldTypeName(element.element, isList: true)
+        case .object(let pairs) where pairs.contains { $0.0 == "fileChecksum" || $0.0 == "receipt" }:
+            return FieldTypeName(.asset)
         case .object(let pairs) where pairs.contains { $0.0 == "latitude" }:
             return FieldTypeName(.location)
         case .object(let pairs) where pairs.contains { $0.0 == "recordName" }:

@@ -71,7 +71,10 @@ public enum RecordsCodec {
                 // Apple: a created record's name defaults to a random UUID.
                 recordBody = .object([("recordName", .string(RequestUUID.make().uppercased()))] + pairs)
             }
-            request.saves.append(try RecordJSON.decodeRecord(recordBody, defaultZone: zone ?? defaultZone))
+            let (typedBody, untyped) = try splitUntypedFields(recordBody)
+            let record = try RecordJSON.decodeRecord(typedBody, defaultZone: zone ?? defaultZone)
+            if !untyped.isEmpty { request.untypedFields[record.recordID] = untyped }
+            request.saves.append(record)
         }
         request.policy = policy ?? .ifServerRecordUnchanged
         return (request, desired)

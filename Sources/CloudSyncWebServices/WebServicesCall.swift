@@ -238,8 +238,10 @@ struct WebServicesCall {
         }
     }
 
-    /// `assets/upload`: `{zoneID, tokens: [{recordName, recordType, fieldName}]}` →
-    /// `{tokens: [{recordName, fieldName, url}]}`; `url` is the path to POST the bytes to.
+    /// `assets/upload`: `{zoneID, tokens: [{recordName?, recordType, fieldName}]}` →
+    /// `{tokens: [{recordName, fieldName, url}]}`; `url` is the path to POST the bytes to. A
+    /// token without `recordName` gets a new one (a UUID), as Apple's does; a member the request
+    /// left out (`fieldName`) is left out of the reply too, never null.
     func uploadTokens(_ body: JSONValue) throws(CloudError) -> JSONValue {
         _ = try JSONFields.object(body, "the request")
         let items = try JSONFields.array(body, "tokens", required: true) ?? []
@@ -249,8 +251,11 @@ struct WebServicesCall {
         var out: [JSONValue] = []
         for (index, item) in items.enumerated() {
             _ = try JSONFields.object(item, "tokens[\(index)]")
-            out.append(.object([("recordName", item["recordName"] ?? .null), ("fieldName", item["fieldName"] ?? .null),
-                                ("url", .string(data.text))]))
+            let recordName = try JSONFields.string(item, "recordName") ?? RequestUUID.make().uppercased()
+            var pairs: [(String, JSONValue)] = [("recordName", .string(recordName))]
+            if let field = item["fieldName"], field != .null { pairs.append(("fieldName", field)) }
+            pairs.append(("url", .string(data.text)))
+            out.append(.object(pairs))
         }
         return .object([("tokens", .array(out))])
     }
