@@ -3,7 +3,9 @@ import CloudSyncCrypto
 
 /// Apple's server-to-server request signatures: headers `X-Apple-CloudKit-Request-KeyID`,
 /// `-ISO8601Date` and `-SignatureV1`, the last the base64 DER ECDSA-SHA256 signature, by the
-/// registered key, of `date:base64(sha256(body)):path`.
+/// registered key, of `date:base64(sha256(body)):path`. A request without a body (a signed GET)
+/// is accepted in both forms clients send: Apple's, with the hash of the empty body, and
+/// `date::path` (an empty hash, as MistKit-style clients sign it); both still bind date and path.
 public enum ServerKeySignature {
     public static let keyIDHeader = "X-Apple-CloudKit-Request-KeyID"
     public static let dateHeader = "X-Apple-CloudKit-Request-ISO8601Date"
@@ -28,7 +30,10 @@ public enum ServerKeySignature {
         guard let time = ISO8601.milliseconds(from: date), abs(time - now) <= maxSkewMilliseconds,
               let signatureBytes = Base64.decode(signature), !signatureBytes.isEmpty,
               let der = try? ECDSAP256.publicKeyDER(pem: pem) else { return false }
-        let message = Array(signedText(date: date, body: body, path: path).utf8)
-        return (try? ECDSAP256.verify(publicKeyDER: der, message: message, signature: signatureBytes)) == true
+        var messages = [signedText(date: date, body: body, path: path)]
+        if body.isEmpty { messages.append(date + "::" + path) }
+        return messages.contains { text in
+            (try? ECDSAP256.verify(publicKeyDER: der, message: Array(text.utf8), signature: signatureBytes)) == true
+        }
     }
 }

@@ -61,6 +61,26 @@ for suffix in ["", "?replay=1"]:
     assert status == 401 and reply["serverErrorCode"] == "AUTHENTICATION_FAILED", (suffix, status, reply)
 status, reply = send(once)
 assert status == 200, ("a new signature of the same request is a new request", status, reply)
+# A signed GET has no body: Apple's form (the hash of the empty body) and `date::path` (no hash,
+# as MistKit-style clients sign it) both act as the key's account; either form still binds the path.
+list_path = "/database/1/iCloud.com.example.App/development/private/zones/list"
+def signed_get(form, signed_path=list_path):
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    digest = base64.b64encode(hashlib.sha256(b"").digest()).decode() if form == "apple" else ""
+    signature = base64.b64encode(key.sign(f"{date}:{digest}:{signed_path}".encode(), ec.ECDSA(hashes.SHA256()))).decode()
+    request = urllib.request.Request(url + list_path, method="GET", headers={
+        "X-Apple-CloudKit-Request-KeyID": key_id, "X-Apple-CloudKit-Request-ISO8601Date": date,
+        "X-Apple-CloudKit-Request-SignatureV1": signature})
+    try:
+        with urllib.request.urlopen(request) as reply:
+            return reply.status, json.load(reply)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+for form in ["apple", "empty"]:
+    status, reply = signed_get(form)
+    assert status == 200 and any(z["zoneID"]["zoneName"] == "Signed" for z in reply["zones"]), (form, status, reply)
+    status, reply = signed_get(form, signed_path=list_path.replace("private", "public"))
+    assert status == 401, (form, "another path", status, reply)
 print("ok")
 """#
 
