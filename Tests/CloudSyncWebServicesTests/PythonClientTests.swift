@@ -44,9 +44,15 @@ print("ok")
 """#
 
     @Test func pythonStandardLibraryClient() throws {
+        try Self.expectClientPasses(Self.script)
+    }
+
+    /// Runs a Python client script (`python3 -c SCRIPT BASE_URL`) against a fresh loopback
+    /// server; it must print `ok` and exit 0.
+    static func expectClientPasses(_ script: String) throws {
         let f = try WebServicesFixture()
         let (_, server) = try f.client()
-        let result = ProcessSpawner.run("/usr/bin/env", ["python3", "-c", Self.script, server.baseURL],
+        let result = ProcessSpawner.run("/usr/bin/env", ["python3", "-c", script, server.baseURL],
                                       environment: ["PATH": String(cString: getenv("PATH"))])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "ok\n")
