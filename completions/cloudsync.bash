@@ -77,7 +77,7 @@ __cloudsync_table() {
     'otp sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
     'serve') opts='--listen --tls-cert --tls-key --max-connections --max-requests --max-connections-per-address --header-timeout --max-body-memory --quota-bytes --log' valopts='--listen --tls-cert --tls-key --max-connections --max-requests --max-connections-per-address --header-timeout --max-body-memory --quota-bytes --log' ;;
     'token') subs='create list revoke add-key' ;;
-    'token create') opts='--admin' ;;
+    'token create') opts='--admin --api' ;;
     'token add-key') opts='--public-key --admin' valopts='--public-key' ;;
     'admin') subs='add list remove' ;;
     'tour') opts='--keep' ;;

@@ -693,13 +693,14 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l quota-bytes -x -d 'Storag
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 
 # cloudsync token
-complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'create' -d 'Print a new token for --account (shown once).'
+complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'create' -d 'Print a new token for --account, or an API token with --api (shown once).'
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'list' -d 'List tokens and keys: ID, account, kind, role, created, last used.'
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'revoke' -d 'Revoke a token or key by ID.'
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'add-key' -d 'Register a server-to-server key (ECDSA P-256) for --account; print its key ID.'
 
 # cloudsync token create
 complete -c cloudsync -n '__cloudsync_at \'token create\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container).'
+complete -c cloudsync -n '__cloudsync_at \'token create\'' -l api -d 'Make a container API token (reads the public database as no user).'
 
 # cloudsync token list
 

@@ -12,6 +12,9 @@ public struct Caller: Sendable, Hashable {
         /// A credential `cloudsync serve` checked; `isAdmin` when it carries the administrator
         /// role (`token create --admin`), which administers every container of the server.
         case credential(isAdmin: Bool)
+        /// A container API token (`ckAPIToken` alone): no user at all, allowed only what `_world`
+        /// may do in the public database of `container`. The account is empty.
+        case apiToken(container: String)
     }
 
     /// The account's login name.
@@ -26,6 +29,17 @@ public struct Caller: Sendable, Hashable {
     /// A caller that opened the store itself as `account`.
     public static func holdingStore(_ account: String) -> Caller {
         Caller(account: account, standing: .holdsStore)
+    }
+
+    /// An API token's caller: nobody, reading `container`'s public database.
+    public static func anonymous(container: String) -> Caller {
+        Caller(account: "", standing: .apiToken(container: container))
+    }
+
+    /// The container an API token caller may read, or nil for a user.
+    public var apiTokenContainer: String? {
+        if case .apiToken(let container) = standing { return container }
+        return nil
     }
 
     /// Whether the credential itself carries the administrator role.

@@ -131,6 +131,9 @@ public enum CredentialKind: String, Sendable, Hashable {
     case token
     /// A server-to-server key (ECDSA P-256); `secret` is its public key in PEM.
     case serverKey = "server-key"
+    /// A container API token (`ckAPIToken`, 64 hex): acts as no user, reading what `_world` may
+    /// read in the public database of `container`; `secret` is its SHA-256, `account` is empty.
+    case apiToken = "api-token"
 }
 
 /// One credential row: a token hash or a server-to-server public key, of one account.
@@ -149,10 +152,13 @@ public struct CredentialRow: Sendable, Hashable {
     /// Whether it carries the administrator role: container-wide acts (schema import, deploy and
     /// reset) on every container of the server (`token create --admin`).
     public var isAdmin: Bool
+    /// The container an API token is for (nil for the other kinds, which act in any container).
+    public var container: String?
 
     public init(id: String, account: String, kind: CredentialKind, secret: String, created: Int64, lastUsed: Int64? = nil,
-                isAdmin: Bool = false) {
+                isAdmin: Bool = false, container: String? = nil) {
         self.isAdmin = isAdmin
+        self.container = container
         self.id = id
         self.account = account
         self.kind = kind

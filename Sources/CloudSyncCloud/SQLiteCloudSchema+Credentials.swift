@@ -21,6 +21,7 @@ extension SQLiteCloudSchema {
     /// and the bytes each account's data takes (the quota's ledger), counted from what is stored.
     static let version8 = """
     ALTER TABLE credentials ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE credentials ADD COLUMN container TEXT;
     CREATE TABLE container_admins(
         container TEXT NOT NULL,
         account TEXT NOT NULL,

@@ -3,18 +3,18 @@ import CloudSyncSQLite
 
 /// The credentials of `cloudsync serve` (versions 6 and 8 of the cloud file).
 extension SQLiteCloudTransaction {
-    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin"
+    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin, container"
 
     static func credentialRow(_ row: Statement) -> CredentialRow {
         CredentialRow(id: row.string(0), account: row.string(1), kind: CredentialKind(rawValue: row.string(2)) ?? .token,
                       secret: row.string(3), created: row.int64(4), lastUsed: row.isNull(5) ? nil : row.int64(5),
-                      isAdmin: row.int64(6) != 0)
+                      isAdmin: row.int64(6) != 0, container: row.isNull(7) ? nil : row.string(7))
     }
 
     func insertCredential(_ row: CredentialRow) throws {
-        try connection.run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        try connection.run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            row.id, row.account, row.kind.rawValue, row.secret, row.created, row.lastUsed,
-                           Int64(row.isAdmin ? 1 : 0))
+                           Int64(row.isAdmin ? 1 : 0), row.container)
     }
 
     func credential(id: String) throws -> CredentialRow? {

@@ -15,6 +15,24 @@ extension ServiceCloud {
         return (row, token)
     }
 
+    /// A new API token for `container`: 64 lowercase hex characters, as Apple's are. It reads the
+    /// public database as no user (what `_world` may read); shown once, only its SHA-256 stored.
+    public func createAPIToken(container: String) throws(CloudError) -> (credential: CredentialRow, token: String) {
+        try NameRules.validateContainerIdentifier(container)
+        let token = Hex.encode(SecureRandom.bytes(32))
+        let row = CredentialRow(id: "api_" + Hex.encode(SecureRandom.bytes(8)), account: "", kind: .apiToken,
+                                secret: Self.tokenHash(token), created: clock(), container: container)
+        try write { tx in try tx.insertCredential(row) }
+        return (row, token)
+    }
+
+    /// The API token credential of `token`, or nil; notes its use (at most once a minute).
+    public func authenticate(apiToken token: String) throws(CloudError) -> CredentialRow? {
+        guard let row = try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .apiToken) }) else { return nil }
+        try noteUsed(row)
+        return row
+    }
+
     /// Registers a server-to-server public key (PEM) for `account`; its ID is the SHA-256 (hex)
     /// of the PEM's key bytes. The same key twice is `alreadyExists`. `admin` gives it the
     /// administrator role.

@@ -40,6 +40,7 @@ enum PostgresCloudSchema {
     /// Version 5: the administrator role and used signatures (issue 25), as the file's version 8.
     static let version5 = """
     ALTER TABLE credentials ADD COLUMN admin boolean NOT NULL DEFAULT false;
+    ALTER TABLE credentials ADD COLUMN container text;
     CREATE TABLE container_admins(
         container text COLLATE "C" NOT NULL,
         account text COLLATE "C" NOT NULL,

@@ -4,18 +4,18 @@ import CloudSyncPostgres
 /// The credentials `cloudsync serve` checks (`credentials`, ladder versions 3 and 5): token hashes and
 /// server-to-server public keys, the same rows as the embedded cloud's file keeps.
 extension PostgresCloudTransaction {
-    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin"
+    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin, container"
 
     static func credentialRow(_ row: PostgresRow) throws -> CredentialRow {
         CredentialRow(id: try row.text(0), account: try row.text(1), kind: CredentialKind(rawValue: try row.text(2)) ?? .token,
                       secret: try row.text(3), created: try row.int64(4), lastUsed: row[5].int64,
-                      isAdmin: row[6].bool ?? false)
+                      isAdmin: row[6].bool ?? false, container: row[7].text)
     }
 
     func insertCredential(_ row: CredentialRow) throws {
-        try run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        try run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 [.text(row.id), .text(row.account), .text(row.kind.rawValue), .text(row.secret), .int64(row.created),
-                 row.lastUsed.map { .int64($0) } ?? .null, .bool(row.isAdmin)])
+                 row.lastUsed.map { .int64($0) } ?? .null, .bool(row.isAdmin), row.container.map { .text($0) } ?? .null])
     }
 
     func credential(id: String) throws -> CredentialRow? {

@@ -13,6 +13,13 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
     case malformedToken
     /// No stored token has this value (never made, or revoked).
     case unknownToken
+    /// `ckAPIToken` is not 64 lowercase hex characters.
+    case malformedAPIToken
+    /// No stored API token has this value (never made, or revoked).
+    case unknownAPIToken
+    /// A signed request whose signature is not the key's over this date, body and path, or that
+    /// was seen already (a replay).
+    case badSignature
     /// A server-to-server key ID without its date or signature header.
     case incompleteSignature
     /// No registered server-to-server key has this ID.
@@ -26,6 +33,9 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
         case .notBearer: "authentication failed: the Authorization header must be 'Bearer TOKEN'"
         case .malformedToken: "authentication failed: the token is empty or too long"
         case .unknownToken: "authentication failed: the token is unknown or revoked"
+        case .malformedAPIToken: "authentication failed: ckAPIToken must be 64 lowercase hex characters"
+        case .unknownAPIToken: "authentication failed: the API token is unknown or revoked"
+        case .badSignature: "authentication failed: the signature does not match the key, date, body and path, or the request was used already"
         case .incompleteSignature: "authentication failed: a server-to-server key ID needs its date and signature headers"
         case .unknownServerKey: "authentication failed: no server-to-server key has this ID"
         case .dateOutsideWindow: "authentication failed: the signed request's date is more than 5 minutes from the server's clock"
@@ -43,11 +53,10 @@ extension WebServicesAuthenticator {
 extension StoredCredentialAuthenticator {
     /// Refuses what the headers and query already show to be bad: no credential at all, a token
     /// that no stored token matches, a server-to-server key ID that is not registered or whose
-    /// date is outside the 5-minute window. A request with `ckAPIToken` is let through (its check
-    /// is the handler's), and so is one whose credential cannot be looked up now (storage down:
-    /// the full check answers that). The signature needs the body: `caller(...)` checks it.
+    /// date is outside the 5-minute window, an API token that is not one. One whose credential
+    /// cannot be looked up now (storage down) goes on: the full check answers that. The signature
+    /// needs the body: `caller(...)` checks it.
     public func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal? {
-        if query.contains(where: { $0.0 == "ckAPIToken" }) { return nil }
         switch PresentedCredential(headers: headers, query: query) {
         case .serverKey(let keyID, let date?, _?):
             guard let time = ISO8601.milliseconds(from: date),
@@ -58,6 +67,9 @@ extension StoredCredentialAuthenticator {
         case .token(let token):
             guard PresentedCredential.isPlausible(token) else { return .malformedToken }
             do { return try service.authenticate(token: token) == nil ? .unknownToken : nil } catch { return nil }
+        case .apiToken(let token):
+            guard PresentedCredential.isAPITokenShaped(token) else { return .malformedAPIToken }
+            do { return try service.authenticate(apiToken: token) == nil ? .unknownAPIToken : nil } catch { return nil }
         case .notBearer:
             return .notBearer
         case .none:

@@ -6,6 +6,8 @@ enum PresentedCredential: Equatable {
     case serverKey(keyID: String, date: String?, signature: String?)
     /// A bearer token (`Authorization: Bearer TOKEN`) or `?ckWebAuthToken=TOKEN`, as given.
     case token(String)
+    /// `?ckAPIToken=TOKEN` alone (with a web token too, the request is the web token's user's).
+    case apiToken(String)
     /// An `Authorization` header that is not `Bearer TOKEN`.
     case notBearer
     /// Nothing that names a user.
@@ -27,9 +29,16 @@ enum PresentedCredential: Equatable {
             self = parts.count == 2 && parts[0].lowercased() == "bearer" ? .token(String(parts[1]).trimmingSpaces()) : .notBearer
         } else if let token = query.first(where: { $0.0 == "ckWebAuthToken" })?.1 {
             self = .token(token)
+        } else if let token = query.first(where: { $0.0 == "ckAPIToken" })?.1 {
+            self = .apiToken(token)
         } else {
             self = .none
         }
+    }
+
+    /// Whether a text has the shape of an API token: 64 lowercase hex characters, as Apple's.
+    static func isAPITokenShaped(_ token: String) -> Bool {
+        token.utf8.count == 64 && token.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// Whether a token is of a shape any stored token could have (not empty, not oversized).

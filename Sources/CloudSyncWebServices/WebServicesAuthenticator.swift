@@ -55,6 +55,10 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
             guard PresentedCredential.isPlausible(token) else { return nil }
             let row = try readingStore { () throws(CloudError) in try service.authenticate(token: token) }
             return row.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
+        case .apiToken(let token):
+            guard PresentedCredential.isAPITokenShaped(token) else { return nil }
+            let row = try readingStore { () throws(CloudError) in try service.authenticate(apiToken: token) }
+            return row.flatMap { $0.container.map(Caller.anonymous(container:)) }
         case .serverKey, .notBearer, .none:
             return nil
         }

@@ -20,7 +20,8 @@ public struct WebServicesHTTPHandler: HTTPHandler {
     /// Refuses a request whose credential is bad from its head alone (401, connection closed,
     /// body unread); see `CredentialPrecheck.swift`.
     public func admit(_ head: HTTPRequestHead) -> HTTPResponse? {
-        authenticator.precheck(path: head.path, query: head.query.map { ($0.name, $0.value) },
+        if head.path == AnonymousAccess.signInPath { return nil }
+        return authenticator.precheck(path: head.path, query: head.query.map { ($0.name, $0.value) },
                                headers: head.headers.map { ($0.name, $0.value) }).map(handler.refusalResponse)
     }
 
@@ -35,11 +36,19 @@ public struct WebServicesHTTPHandler: HTTPHandler {
             return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
                             account: nil)
         }
-        let answer = limitingLongPolls(request, account: caller?.account) {
+        guard let caller else {
+            if request.path == AnonymousAccess.signInPath {
+                return response(handler.handle(WebServicesRequest(method: request.method, path: request.path, caller: nil)), account: nil)
+            }
+            // Which part of the credential failed: what the head shows, else the signature.
+            let refusal = authenticator.precheck(path: request.path, query: query, headers: headers) ?? .badSignature
+            return handler.refusalResponse(refusal)
+        }
+        let answer = limitingLongPolls(request, account: caller.account) {
             handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
                                               headers: headers, body: request.body, caller: caller))
         }
-        return response(answer, account: caller?.account)
+        return response(answer, account: caller.account.isEmpty ? "(api token)" : caller.account)
     }
 
     /// The HTTP form of a Web Services answer; the log line names `account`.

@@ -23,15 +23,20 @@ public final class WebServicesHandler: Sendable {
 
     let cloudFor: CloudServiceFactory
     let makeUUID: @Sendable () -> String
+    /// `http` or `https`: the scheme of the URLs the replies name (the sign-in page of a 421).
+    let scheme: String
 
-    public init(cloudFor: @escaping CloudServiceFactory, makeUUID: @escaping @Sendable () -> String = RequestUUID.make) {
+    public init(cloudFor: @escaping CloudServiceFactory, makeUUID: @escaping @Sendable () -> String = RequestUUID.make,
+                scheme: String = "http") {
         self.cloudFor = cloudFor
         self.makeUUID = makeUUID
+        self.scheme = scheme
     }
 
     /// Answers one request. Never throws and never traps on any input.
     public func handle(_ request: WebServicesRequest) -> WebServicesResponse {
         let uuid = makeUUID()
+        if request.path == AnonymousAccess.signInPath, request.method.uppercased() == "GET" { return signInPage() }
         let path: WebServicesPath
         do {
             path = try WebServicesPath.parse(request.path)
@@ -53,15 +58,23 @@ public final class WebServicesHandler: Sendable {
             return errorResponse(CloudError(.notAuthenticated, "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"),
                                  status: 401, uuid: uuid, serverErrorCode: WebServicesError.authenticationFailed)
         }
+        if let container = caller.apiTokenContainer {
+            guard container == path.container else {
+                return errorResponse(CloudError(.notAuthenticated, "authentication failed: the API token is for another container"),
+                                     status: 401, uuid: uuid, serverErrorCode: WebServicesError.authenticationFailed)
+            }
+            guard AnonymousAccess.allows(path) else { return authenticationRequired(path, request: request, uuid: uuid) }
+        }
         let accountName = caller.account
-        if let asked = request.header(WebServicesHeader.account), asked != accountName {
+        if caller.apiTokenContainer == nil, let asked = request.header(WebServicesHeader.account), asked != accountName {
             return errorResponse(CloudError(.permissionFailure,
                                             "the credential is for another account than \(NameRules.quoted(asked))"),
                                  status: 403, uuid: uuid)
         }
         do {
             let service = try cloudFor(path.container)
-            let account = try service.account(named: accountName)
+            let account = caller.apiTokenContainer == nil ? try service.account(named: accountName)
+                : Account(name: "", userRecordName: "")
             let device = request.header(WebServicesHeader.device).flatMap { $0.isEmpty ? nil : $0 } ?? WebServicesHeader.defaultDevice
             var database = DatabaseRequest(container: path.container, scope: path.scope,
                                            userRecordName: account.userRecordName, deviceID: device,

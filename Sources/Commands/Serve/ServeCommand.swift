@@ -70,7 +70,8 @@ public enum ServeCommand {
         service.setQuota(bytes: try ServeLimitArguments.quota(arguments.value("quota-bytes")))
         let log = try RequestLog(path: arguments.value("log") ?? "-")
         let cloud = try faultInjected(service, context)
-        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }),
+        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud },
+                                                                         scheme: configuration.tls == nil ? "http" : "https"),
                                              authenticator: StoredCredentialAuthenticator(service: service))
         let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in log.write(entry.line) })
         do {

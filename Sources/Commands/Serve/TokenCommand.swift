@@ -30,15 +30,34 @@ public enum TokenCommand {
     static let admin = OptionSpec("admin", help: "Give it the administrator role (schema import, deploy and reset of every container).")
 
     static let create = CommandSpec(
-        name: "create", abstract: "Print a new token for --account (shown once).",
-        options: [admin],
+        name: "create", abstract: "Print a new token for --account, or an API token with --api (shown once).",
+        discussion: """
+            With --api, a container API token (64 hex characters, as Apple's) for --container: \
+            sent as ?ckAPIToken=TOKEN it acts as no user, reading the public database where the \
+            schema lets _world read; anything else is 421 AUTHENTICATION_REQUIRED. With \
+            ?ckWebAuthToken=USER_TOKEN as well, the request is that user's.
+            """,
+        options: [admin, OptionSpec("api", help: "Make a container API token (reads the public database as no user).")],
         examples: [
             Example("cloudsync --account alice token create", "A token that acts as alice; keep it, it is shown once."),
             Example("cloudsync --account ops token create --admin", "A token that may also import, deploy and reset schemas."),
+            Example("cloudsync --container iCloud.com.example.App token create --api", "An API token for the public database."),
         ],
         jsonOutput: ServeJSONOutput.create,
         run: { context, arguments in
             let service = try CredentialStore.service(context)
+            if arguments.flag("api") {
+                guard !arguments.flag("admin") else { throw CLIError.usage("an API token acts as no user: it cannot be --admin") }
+                let (row, token) = try service.createAPIToken(container: context.settings.container)
+                if context.output.isJSON {
+                    context.output.json(.object([("id", .string(row.id)), ("account", .string("")), ("role", .string(role(row))),
+                                                 ("container", .string(row.container ?? "")), ("token", .string(token))]))
+                } else {
+                    context.output.line(.value(token))
+                    context.output.info("API token \(row.id) for \(row.container ?? ""); it is shown only now")
+                }
+                return
+            }
             let (row, token) = try service.createToken(account: context.settings.account, admin: arguments.flag("admin"))
             if context.output.isJSON {
                 context.output.json(.object([("id", .string(row.id)), ("account", .string(row.account)), ("role", .string(role(row))),
@@ -60,7 +79,7 @@ public enum TokenCommand {
             if context.output.isJSON {
                 context.output.json(.array(rows.map { row in
                     .object([("id", .string(row.id)), ("account", .string(row.account)), ("kind", .string(row.kind.rawValue)),
-                             ("role", .string(role(row))), ("created", .string(ISO8601.format(milliseconds: row.created))),
+                             ("role", .string(role(row))), ("container", row.container.map { .string($0) } ?? .null), ("created", .string(ISO8601.format(milliseconds: row.created))),
                              ("lastUsed", row.lastUsed.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null)])
                 }))
                 return
@@ -70,7 +89,8 @@ public enum TokenCommand {
                 return
             }
             context.output.table(["ID", "ACCOUNT", "KIND", "ROLE", "CREATED", "LAST USED"], rows.map { row in
-                [row.id, row.account, row.kind.rawValue, role(row), ISO8601.format(milliseconds: row.created),
+                [row.id, row.kind == .apiToken ? "(\(row.container ?? ""))" : row.account, row.kind.rawValue, role(row),
+                 ISO8601.format(milliseconds: row.created),
                  row.lastUsed.map { ISO8601.format(milliseconds: $0) } ?? "never"]
             })
         })
@@ -119,7 +139,7 @@ public enum TokenCommand {
         })
 
     /// The role a credential carries: `admin` or `user`.
-    static func role(_ row: CredentialRow) -> String { row.isAdmin ? "admin" : "user" }
+    static func role(_ row: CredentialRow) -> String { row.kind == .apiToken ? "none" : row.isAdmin ? "admin" : "user" }
 
     /// A small text file (at most 64 KiB).
     static func readText(_ path: String) throws -> String {
