@@ -20,7 +20,11 @@ struct CredentialPrecheckTests {
         }
         #expect(check([("Authorization", "Bearer " + token)]) == nil)
         #expect(check([], [("ckWebAuthToken", token)]) == nil)
-        #expect(check([], [("ckAPIToken", "anything")]) == nil, "API tokens are the handler's to check")
+        let api = try cloud.createAPIToken(container: "iCloud.com.example.App").token
+        #expect(check([], [("ckAPIToken", api)]) == nil)
+        #expect(check([], [("ckAPIToken", "anything")]) == .malformedAPIToken)
+        #expect(check([], [("ckAPIToken", String(repeating: "0", count: 64))]) == .unknownAPIToken)
+        #expect(check([], [("ckAPIToken", "anything"), ("ckWebAuthToken", token)]) == nil, "a web token makes it the user's")
         #expect(check([("Content-Type", "application/json")]) == .missing)
         #expect(check([("Authorization", "Bearer cst_forged")]) == .unknownToken)
         #expect(check([], [("ckWebAuthToken", "cst_forged")]) == .unknownToken)
