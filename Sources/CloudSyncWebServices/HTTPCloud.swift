@@ -312,8 +312,14 @@ public final class HTTPCloud: CloudService, Sendable {
             queue[device] = Array((queue[device] ?? []).dropFirst(head.count))
             return head
         }
-        if !buffered.isEmpty { return buffered }
-        return try poll(device, timeout: 0, limit: limit)
+        guard buffered.count < limit else { return buffered }
+        do {
+            return buffered + (try poll(device, timeout: 0, limit: limit - buffered.count))
+        } catch {
+            // What the waiter already read (and the server acknowledged) is never dropped.
+            if buffered.isEmpty { throw error }
+            return buffered
+        }
     }
 
     /// One `notifications/poll`, held by the server up to `timeout` seconds (on `connection`:
@@ -327,6 +333,9 @@ public final class HTTPCloud: CloudService, Sendable {
 
     /// A waiter that long-polls the server: what the poll reads is kept for the next
     /// `takeNotifications` of this client (notifications are acknowledged when the poll answers).
+    /// The poll reads at most one (`LongPollWaiter.pollLimit`): a reader of one (`subscribe
+    /// listen --once`) then prints what was acknowledged, and the others stay on the server for
+    /// the next read (issue 26: a poll that read all of them lost all but the printed one).
     public func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter {
         _ = try accountName(device.userRecordName)
         return LongPollWaiter(cloud: self, device: device)
@@ -344,6 +353,9 @@ final class LongPollWaiter: NotificationWaiter {
     let device: DeviceAddress
     /// The waiter's own connection.
     let connection = CurlSession()
+    /// Notifications a wait reads (and so acknowledges): one, the least any reader asks for;
+    /// `takeNotifications` reads the rest of a batch after it.
+    static let pollLimit = 1
     var mechanism: String { "long poll of \(cloud.configuration.baseURL)" }
 
     init(cloud: HTTPCloud, device: DeviceAddress) {
@@ -355,7 +367,7 @@ final class LongPollWaiter: NotificationWaiter {
         let seconds = min(max(timeout, 0), NotificationsCodec.maxPollSeconds)
         let start = NotificationClock.now()
         do {
-            let got = try cloud.poll(device, timeout: seconds, limit: NotificationLimits.maxPerRead, on: connection)
+            let got = try cloud.poll(device, timeout: seconds, limit: Self.pollLimit, on: connection)
             cloud.buffer(got, for: device)
             return !got.isEmpty
         } catch {
