@@ -92,8 +92,9 @@ struct Invocation {
     }
 
     func resolveSettings(_ overrides: SettingsOverrides) throws(CLIError) -> Settings {
-        try Settings.resolve(overrides: overrides, environment: environment,
-                             stdoutIsTTY: output.isTTY) { output.warning("\($0)") }
+        AccountResolution.apply(try Settings.resolve(overrides: overrides, environment: environment,
+                                                     stdoutIsTTY: output.isTTY) { output.warning("\($0)") },
+                                environment: environment)
     }
 
     private func usageContext(_ path: [CommandSpec]) -> (CommandSpec, [String])? {

@@ -91,7 +91,8 @@ extension Settings {
             }
             return value
         }
-        let account = try name(pick(overrides.account, .account), "account") {
+        let pickedAccount = try pick(overrides.account, .account)
+        let account = try name(pickedAccount, "account") {
             defaultAccount
         }
         let device = try name(pick(overrides.device, .device), "device") {
@@ -133,6 +134,7 @@ extension Settings {
                         cloudURL: cloud, home: home,
                         configPath: configPath, stateDirectory: stateHome + "/cloudsync",
                         json: overrides.json || SettingSpec.json.isOn(in: environment),
-                        quiet: overrides.quiet || SettingSpec.quiet.isOn(in: environment), color: color, noColor: noColor)
+                        quiet: overrides.quiet || SettingSpec.quiet.isOn(in: environment), color: color, noColor: noColor,
+                        accountSource: pickedAccount?.1)
     }
 }

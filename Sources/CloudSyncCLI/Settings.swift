@@ -6,6 +6,9 @@ import CloudSyncCore
 public struct Settings: Sendable, Hashable {
     /// The account name (`--account`, `CLOUDSYNC_ACCOUNT`, config `account`, default `default`).
     public var account: String
+    /// Where `account` came from, for `whoami`: `--account`, `$CLOUDSYNC_ACCOUNT`, the config
+    /// file's line, or the token of a server (`AccountFromCredential`); nil for the default.
+    public var accountSource: String?
     /// The device name (`--device`, `CLOUDSYNC_DEVICE`, config `device`, default: short host name).
     public var device: String
     /// The container identifier (`--container`, `CLOUDSYNC_CONTAINER`, config `container`).
@@ -44,8 +47,9 @@ public struct Settings: Sendable, Hashable {
                 container: String = Settings.defaultContainer, environment: CloudEnvironment = .development,
                 cloudURL: String? = nil, home: String,
                 configPath: String = "", stateDirectory: String = "", json: Bool = false,
-                quiet: Bool = false, color: Bool = false, noColor: Bool = false) {
+                quiet: Bool = false, color: Bool = false, noColor: Bool = false, accountSource: String? = nil) {
         self.account = account
+        self.accountSource = accountSource
         self.device = device
         self.container = container
         self.environment = environment

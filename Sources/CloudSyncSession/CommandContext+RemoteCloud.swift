@@ -26,17 +26,24 @@ extension CommandContext {
     /// The token sent to a `cloudsync serve` at `url`: `$CLOUDSYNC_TOKEN`, else the config file's
     /// `token`, else what `cloudsync login URL` stored; nil when there is none.
     public func remoteToken(for url: String) -> String? {
+        Self.remoteToken(for: url, settings: settings, environment: environment)
+    }
+
+    /// `remoteToken(for:)` before a context exists (the account resolution of the dispatcher).
+    public static func remoteToken(for url: String, settings: Settings, environment: [String: String]) -> String? {
         if let value = environment["CLOUDSYNC_TOKEN"], !value.isEmpty { return value }
         if let entry = ConfigFile.load(path: settings.configPath).entries["token"], !entry.value.isEmpty { return entry.value }
-        guard case .contents(let bytes) = FileSystem.readFile(loginTokenPath(for: url), limit: 4096) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
-        return text.isEmpty ? nil : text
+        return StoredLogin.read(loginTokenPath(for: url, settings: settings))?.token
     }
 
     /// Where `cloudsync login URL` keeps the token of a server (0600, in a 0700 folder under the
     /// state folder), keyed by the SHA-256 of the normalised URL.
     public func loginTokenPath(for url: String) -> String {
-        settings.stateDirectory + "/logins/" + Hex.encode(SHA256.digest(Array(Self.normalizedServerURL(url).utf8)))
+        Self.loginTokenPath(for: url, settings: settings)
+    }
+
+    static func loginTokenPath(for url: String, settings: Settings) -> String {
+        settings.stateDirectory + "/logins/" + Hex.encode(SHA256.digest(Array(normalizedServerURL(url).utf8)))
     }
 
     /// A server URL without trailing slashes.
@@ -44,20 +51,5 @@ extension CommandContext {
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         return base
-    }
-
-    /// Stores the login token of a server (0600).
-    public func storeLoginToken(_ token: String, for url: String) throws {
-        let path = loginTokenPath(for: url)
-        try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError.failed("cannot write \(temporary): \(SystemInfo.errorDescription(errno))") }
-        let status = FileSystem.writeAll(fd, Array((token + "\n").utf8))
-        close(fd)
-        guard status == 0, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CLIError.failed("cannot write \(path): \(SystemInfo.errorDescription(errno))")
-        }
     }
 }

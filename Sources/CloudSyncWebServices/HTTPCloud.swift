@@ -37,7 +37,9 @@ public final class HTTPCloud: CloudService, Sendable {
               extraTimeout: Double = 0, on connection: CurlSession? = nil, sharedOwner: String? = nil) throws(CloudError) -> HTTPReply {
         let pathEnvironment = environment.flatMap { WebServicesEnvironment(rawValue: $0.rawValue) } ?? configuration.environment
         let path = WebServicesPath(container: container, environment: pathEnvironment, scope: scope, endpoint: endpoint)
-        var headers: [(String, String)] = [("Content-Type", contentType), (WebServicesHeader.account, account)]
+        var headers: [(String, String)] = [("Content-Type", contentType)]
+        // No account named (empty): the server acts as the credential's own account.
+        if !account.isEmpty { headers.append((WebServicesHeader.account, account)) }
         if let device { headers.append((WebServicesHeader.device, device)) }
         if let sharedOwner { headers.append((WebServicesHeader.sharedOwner, sharedOwner)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }

@@ -16,13 +16,14 @@ struct WhoamiCommandTests {
         #expect(before["environment"] == .string("development"))
         #expect(before["cloud"]?.stringValue?.hasSuffix("/cloud.sqlite") == true)
         #expect(before["syncEnabled"] == .bool(false))
+        #expect(before["accountSource"] == .string("$CLOUDSYNC_ACCOUNT"))
         let user = before["userRecordName"]?.stringValue ?? ""
         #expect(user.hasPrefix("_") && user.count > 8)
 
         #expect(cli.run(["store", "sync", "on"], device: "laptop").status == 0)
         let text = cli.run(["whoami"], device: "laptop")
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("account:     alice\n"))
+        #expect(text.stdout.contains("account:     alice (from $CLOUDSYNC_ACCOUNT)\n"))
         #expect(text.stdout.contains("user record: " + user + "\n"))
         #expect(text.stdout.contains("sync:        on\n"))
     }

@@ -14,7 +14,8 @@ public enum WhoamiCommand {
         name: "whoami",
         abstract: "Show the account, device, container and cloud this command line acts as.",
         discussion: """
-            Prints the account and its user record name (from the cloud; empty with a note when \
+            Prints the account (and where it came from: --account, CLOUDSYNC_ACCOUNT, the config \
+            file, the token of a server, or the default) and its user record name (from the cloud; empty with a note when \
             the cloud cannot be reached), the device, the container, the environment, the cloud \
             (a server's password masked) and whether sync is on for the account on this device, \
             with the account's display name and whether others find it by its login.
@@ -52,6 +53,7 @@ public enum WhoamiCommand {
         if context.output.isJSON {
             context.output.json(.object([
                 ("account", .string(settings.account)),
+                ("accountSource", .string(accountSource(settings))),
                 ("userRecordName", userRecordName.map(JSONValue.string) ?? .null),
                 ("device", .string(settings.device)),
                 ("container", .string(settings.container)),
@@ -63,7 +65,7 @@ public enum WhoamiCommand {
             ]))
             return
         }
-        context.output.line("account:     \(settings.account)")
+        context.output.line("account:     \(settings.account) (from \(accountSource(settings)))")
         if let userRecordName {
             context.output.line("user record: \(userRecordName)")
         } else {
@@ -78,5 +80,10 @@ public enum WhoamiCommand {
         context.output.line("environment: \(environment)")
         context.output.line("cloud:       \(cloud)")
         context.output.line("sync:        \(.text(syncOn ? "on" : "off"))")
+    }
+
+    /// Where the account came from, in words.
+    static func accountSource(_ settings: Settings) -> String {
+        settings.accountSource ?? "the default"
     }
 }
