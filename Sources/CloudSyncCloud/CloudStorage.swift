@@ -246,6 +246,9 @@ public protocol CloudStorageTransaction {
     /// Remembers a signed request's signature (its hash) until `expires` (ms since 1970); false
     /// when it was remembered already (a replay). Forgets the expired ones on the way.
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool
+    /// The secret kept under `key` in the store's `meta` table; stores `candidate` first when
+    /// there is none (the first node to ask wins; every node then reads the same value).
+    func keptSecret(_ key: String, candidate: String) throws -> String
 }
 
 extension CloudStorageTransaction {

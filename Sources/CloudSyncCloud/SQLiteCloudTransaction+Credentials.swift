@@ -69,4 +69,9 @@ extension SQLiteCloudTransaction {
         try connection.run("INSERT OR IGNORE INTO used_signatures(hash, expires_ms) VALUES (?, ?)", hash, expires)
         return connection.changes > 0
     }
+
+    func keptSecret(_ key: String, candidate: String) throws -> String {
+        try connection.run("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", key, candidate)
+        return try connection.queryOne("SELECT value FROM meta WHERE key=?", [key]) { $0.string(0) } ?? candidate
+    }
 }

@@ -73,6 +73,11 @@ extension PostgresCloudTransaction {
         return try run("INSERT INTO used_signatures(hash, expires_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                        [.text(hash), .int64(expires)]).affectedRows > 0
     }
+
+    func keptSecret(_ key: String, candidate: String) throws -> String {
+        try run("INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.text(key), .text(candidate)])
+        return try run("SELECT value FROM meta WHERE key=$1", [.text(key)]).first.map { try $0.text(0) } ?? candidate
+    }
 }
 
 extension String {

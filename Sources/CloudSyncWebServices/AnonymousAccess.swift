@@ -20,11 +20,6 @@ enum AnonymousAccess {
         path.scope == .public && readEndpoints.contains(path.endpoint)
     }
 
-    /// The sign-in page's URL for a request that reached this server as `host` (its `Host` header).
-    static func signInURL(host: String?, scheme: String) -> String {
-        "\(scheme)://\(host ?? "127.0.0.1")\(signInPath)"
-    }
-
     /// The text of `GET /sign-in`.
     static let signInText = """
         This cloudsync server signs no one in through the web. To act as a user, get a token from \
@@ -43,7 +38,9 @@ extension WebServicesHandler {
         var response = errorResponse(CloudError(.notAuthenticated, reason), status: 421, uuid: uuid,
                                      serverErrorCode: "AUTHENTICATION_REQUIRED")
         if case .object(var pairs) = (try? JSONValue.parse(bytes: response.body)) ?? .null {
-            pairs.append(("redirectURL", .string(AnonymousAccess.signInURL(host: request.header("Host"), scheme: scheme))))
+            // `--public-url`, else this request's own scheme and (checked) Host, as asset URLs are made.
+            let base = AssetGrants.base(publicURL: assetGrants?.publicURL, scheme: scheme, host: request.header("Host"))
+            pairs.append(("redirectURL", .string(base + AnonymousAccess.signInPath)))
             response.body = Array(JSONValue.object(pairs).serialized().utf8)
         }
         return response

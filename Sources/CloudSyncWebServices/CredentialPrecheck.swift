@@ -26,6 +26,8 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
     case unknownServerKey
     /// The signed request's date is not a date, or more than 5 minutes from the server's clock.
     case dateOutsideWindow
+    /// An asset URL's grant is malformed, forged, tampered with, expired or for another request.
+    case assetGrant(AssetGrantRefusal)
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
         case .incompleteSignature: "authentication failed: a server-to-server key ID needs its date and signature headers"
         case .unknownServerKey: "authentication failed: no server-to-server key has this ID"
         case .dateOutsideWindow: "authentication failed: the signed request's date is more than 5 minutes from the server's clock"
+        case .assetGrant(let refusal): refusal.description
         }
     }
 }

@@ -12,6 +12,8 @@ struct WebServicesCall {
     /// Who the credential says is calling (its account and role).
     let caller: Caller
     let uuid: String
+    /// Signs the asset URLs handed out, when the server has a store secret.
+    var grants: AssetGrants? = nil
 
     func answer() throws(CloudError) -> WebServicesResponse {
         switch path.endpoint {
@@ -39,11 +41,16 @@ struct WebServicesCall {
     }
 
     /// `records/changes`, its reply written as bytes with the stored fields copied in (the
-    /// largest replies: a page of up to 10,000 records).
+    /// largest replies: a page of up to 10,000 records); a page with assets goes through JSON,
+    /// to give each asset its `downloadURL`.
     func changes(_ body: JSONValue) throws(CloudError) -> WebServicesResponse {
         let database = addressed(by: body)
         let (zoneID, token, limit, keys) = try RecordsCodec.decodeChanges(body)
         let changes = try service.fetchZoneChanges(zoneID.zoneName, since: token, limit: limit, in: database)
+        if changes.changed.contains(where: Self.holdsAsset) {
+            return json(try withDownloadURLs(RecordsCodec.encodeChangesReply(changes, zoneID: database.zoneID(zoneID.zoneName),
+                                                                             desiredKeys: keys)))
+        }
         return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
                                    body: RecordsCodec.encodeChangesReplyBytes(changes, zoneID: database.zoneID(zoneID.zoneName),
                                                                               desiredKeys: keys))
@@ -76,14 +83,14 @@ struct WebServicesCall {
         case .recordsLookup:
             let (ids, keys) = try RecordsCodec.decodeLookup(body)
             let results = try service.fetchRecords(ids, in: database)
-            return RecordsCodec.encodeLookupReply(ids, normalized(results, ids), desiredKeys: keys, uuid: uuid)
+            return try withDownloadURLs(RecordsCodec.encodeLookupReply(ids, normalized(results, ids), desiredKeys: keys, uuid: uuid))
         case .recordsQuery:
             let (query, keys) = try RecordsCodec.decodeQuery(body)
-            return RecordsCodec.encodeQueryReply(try service.queryRecords(query, in: database), desiredKeys: keys)
+            return try withDownloadURLs(RecordsCodec.encodeQueryReply(try service.queryRecords(query, in: database), desiredKeys: keys))
         case .recordsChanges:
             let (zoneID, token, limit, keys) = try RecordsCodec.decodeChanges(body)
             let changes = try service.fetchZoneChanges(zoneID.zoneName, since: token, limit: limit, in: database)
-            return RecordsCodec.encodeChangesReply(changes, zoneID: database.zoneID(zoneID.zoneName), desiredKeys: keys)
+            return try withDownloadURLs(RecordsCodec.encodeChangesReply(changes, zoneID: database.zoneID(zoneID.zoneName), desiredKeys: keys))
         case .zonesList:
             return ZonesCodec.encodeZones(try service.fetchAllZones(in: database))
         case .zonesLookup:
@@ -239,22 +246,21 @@ struct WebServicesCall {
     }
 
     /// `assets/upload`: `{zoneID, tokens: [{recordName?, recordType, fieldName}]}` →
-    /// `{tokens: [{recordName, fieldName, url}]}`; `url` is the path to POST the bytes to. A
+    /// `{tokens: [{recordName, fieldName, url}]}`; `url` is the absolute URL to POST the bytes
+    /// to, with a 15-minute grant that stands in for the credential (`uploadURL`). A
     /// token without `recordName` gets a new one (a UUID), as Apple's does; a member the request
     /// left out (`fieldName`) is left out of the reply too, never null.
     func uploadTokens(_ body: JSONValue) throws(CloudError) -> JSONValue {
         _ = try JSONFields.object(body, "the request")
         let items = try JSONFields.array(body, "tokens", required: true) ?? []
         try RecordsCodec.checkCount(items.count, "tokens")
-        var data = path
-        data.endpoint = .assetsData
         var out: [JSONValue] = []
         for (index, item) in items.enumerated() {
             _ = try JSONFields.object(item, "tokens[\(index)]")
             let recordName = try JSONFields.string(item, "recordName") ?? RequestUUID.make().uppercased()
             var pairs: [(String, JSONValue)] = [("recordName", .string(recordName))]
             if let field = item["fieldName"], field != .null { pairs.append(("fieldName", field)) }
-            pairs.append(("url", .string(data.text)))
+            pairs.append(("url", .string(try uploadURL())))
             out.append(.object(pairs))
         }
         return .object([("tokens", .array(out))])

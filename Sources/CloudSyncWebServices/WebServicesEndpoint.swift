@@ -146,7 +146,9 @@ public struct WebServicesPath: Sendable, Hashable {
         guard parts.count == 8 || parts.count == 9, parts[0].isEmpty, parts[1] == "database", parts[2] == version else {
             throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(path))"))
         }
-        let name = parts[6...].joined(separator: "/")
+        // assets/download/FILE: a downloadURL whose ${f} the client filled in (the name is not used).
+        let isNamedDownload = parts.count == 9 && parts[6] == "assets" && parts[7] == "download"
+        let name = isNamedDownload ? WebServicesEndpoint.assetsDownload.rawValue : parts[6...].joined(separator: "/")
         guard let endpoint = WebServicesEndpoint(rawValue: name) else {
             throw Refusal(status: 404, error: CloudError(.unknownItem, "no such endpoint \(NameRules.quoted(name))"))
         }

@@ -25,12 +25,16 @@ public final class WebServicesHandler: Sendable {
     let makeUUID: @Sendable () -> String
     /// `http` or `https`: the scheme of the URLs the replies name (the sign-in page of a 421).
     let scheme: String
+    /// Signs the asset URLs handed out (`assets/upload`, each asset's `downloadURL`); without
+    /// it URLs are absolute but unsigned, and need the caller's credential.
+    let assetGrants: AssetGrants?
 
     public init(cloudFor: @escaping CloudServiceFactory, makeUUID: @escaping @Sendable () -> String = RequestUUID.make,
-                scheme: String = "http") {
+                scheme: String = "http", assetGrants: AssetGrants? = nil) {
         self.cloudFor = cloudFor
         self.makeUUID = makeUUID
         self.scheme = scheme
+        self.assetGrants = assetGrants
     }
 
     /// Answers one request. Never throws and never traps on any input.
@@ -79,9 +83,10 @@ public final class WebServicesHandler: Sendable {
             var database = DatabaseRequest(container: path.container, scope: path.scope,
                                            userRecordName: account.userRecordName, deviceID: device,
                                            environment: CloudEnvironment(rawValue: path.environment.rawValue) ?? .development)
-            if let owner = request.header(WebServicesHeader.sharedOwner) { database = database.owned(by: owner) }
+            let ownerParameter = path.endpoint == .assetsDownload ? request.parameter(AssetGrants.ownerParameter) : nil
+            if let owner = request.header(WebServicesHeader.sharedOwner) ?? ownerParameter { database = database.owned(by: owner) }
             let call = WebServicesCall(service: service, path: path, request: request, database: database,
-                                       account: account, caller: caller, uuid: uuid)
+                                       account: account, caller: caller, uuid: uuid, grants: assetGrants)
             return try call.answer()
         } catch {
             return errorResponse(error, status: WebServicesError.status(for: error), uuid: uuid)

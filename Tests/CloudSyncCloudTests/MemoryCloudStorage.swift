@@ -68,6 +68,7 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
         var credentials: [String: CredentialRow] = [:]
         var administrators: [String: Set<String>] = [:]
         var usedSignatures: [String: Int64] = [:]
+        var secrets: [String: String] = [:]
         var usage: [String: Int64] = [:]
         /// Owner's db -> zone name -> share (with its participants by userRecordName).
         var shares: [Int64: [String: (row: ShareRow, participants: [String: ShareParticipantRow])]] = [:]
@@ -505,5 +506,11 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
         guard state.usedSignatures[hash] == nil else { return false }
         state.usedSignatures[hash] = expires
         return true
+    }
+
+    func keptSecret(_ key: String, candidate: String) throws -> String {
+        if let kept = state.secrets[key] { return kept }
+        state.secrets[key] = candidate
+        return candidate
     }
 }

@@ -20,7 +20,9 @@ public enum ServeCommand {
             for the cloud of --cloud (sqlite:// or postgres://), so that other machines use it with \
             --cloud http://HOST:PORT. It prints the address it listens on (port 0 picks a free \
             one), then one log line per request: method, path, account, status, milliseconds, \
-            peer. Requests authenticate with a token of 'cloudsync token create' (Authorization: \
+            peer. Asset upload and download URLs are absolute (--public-url, else the request's \
+            Host) and carry a signed grant (upload 15 minutes, download 1 hour) that works without \
+            a credential. Requests authenticate with a token of 'cloudsync token create' (Authorization: \
             Bearer TOKEN or ?ckWebAuthToken=TOKEN) or a server-to-server key of 'cloudsync token \
             add-key'; a request whose credential is missing or unknown is refused 401 from its \
             headers, its body unread, and its connection closed. Long polls are limited to 8 per \
@@ -41,6 +43,8 @@ public enum ServeCommand {
                              help: "Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After."),
                   OptionSpec("quota-bytes", value: "BYTES",
                              help: "Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work."),
+                  OptionSpec("public-url", value: "URL",
+                             help: "The http(s) URL clients reach this server at, for the asset upload and download URLs it hands out (default: the request's Host and the server's scheme)."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
                              completion: .file)],
         examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
@@ -70,9 +74,11 @@ public enum ServeCommand {
         service.setQuota(bytes: try ServeLimitArguments.quota(arguments.value("quota-bytes")))
         let log = try RequestLog(path: arguments.value("log") ?? "-")
         let cloud = try faultInjected(service, context)
-        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud },
-                                                                         scheme: configuration.tls == nil ? "http" : "https"),
-                                             authenticator: StoredCredentialAuthenticator(service: service))
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let grants = AssetGrants(service: service, publicURL: try publicURL(arguments.value("public-url")), scheme: scheme)
+        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }, scheme: scheme, assetGrants: grants),
+                                             authenticator: AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: service),
+                                                                                    grants: grants))
         let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in log.write(entry.line) })
         do {
             try server.start()
@@ -127,6 +133,16 @@ public enum ServeCommand {
         let plan: FaultPlan
         do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.usage(error.reason) }
         return FaultInjectingCloud(wrapping: service, plan: plan, callLog: callLog, delay: Double(delay) / 1000)
+    }
+
+    /// `--public-url`: an http or https URL with a host and nothing after its path.
+    static func publicURL(_ text: String?) throws -> String? {
+        guard let text else { return nil }
+        let rest = text.hasPrefix("https://") ? text.dropFirst(8) : text.hasPrefix("http://") ? text.dropFirst(7) : nil
+        guard let rest, let first = rest.first, first != "/", !text.contains(where: { $0 == "?" || $0 == "#" || $0 == " " }) else {
+            throw CLIError.usage("--public-url takes http://HOST[:PORT][/PATH] or https://…, not '\(text)'")
+        }
+        return text
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (all interfaces).
