@@ -133,7 +133,7 @@ function __cloudsync_value_options --argument-names path
         case 'otp sync'
             printf '%s\n' '--batch-size'
         case 'serve'
-            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--log'
+            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--public-url' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
         case 'whoami'
@@ -690,6 +690,7 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections-per-addre
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l header-timeout -x -d 'Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-body-memory -x -d 'Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l quota-bytes -x -d 'Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work.'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l public-url -x -d 'The http(s) URL clients reach this server at, for the asset upload and download URLs it hands out (default: the request\'s Host and the server\'s scheme).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 
 # cloudsync token
