@@ -91,6 +91,67 @@ struct AssetGrantTests {
         #expect(signedURL.hasPrefix("https://sync.example/database/1/\(f.container)/development/private/assets/data?ckAssetGrant="))
     }
 
+    /// In the shared database a downloadURL names the record and its owner, and gives a
+    /// participant the bytes with no credential; changed to another record it is refused.
+    @Test func aSharedRecordsDownloadURLWorksWithoutACredential() throws {
+        let f = try WebServicesFixture()
+        let grants = AssetGrants(secret: { "k" })
+        let handler = WebServicesHandler(cloudFor: { _ throws(CloudError) in f.cloud }, assetGrants: grants)
+        let authenticator = AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: f.cloud), grants: grants)
+        func call(_ scope: String, _ tail: String, _ body: String, account: String) throws -> JSONValue {
+            let response = handler.handle(WebServicesRequest(method: "POST", path: "/database/1/\(f.container)/development/\(scope)/\(tail)",
+                                                             headers: [("Host", "h.example")], body: Array(body.utf8), account: account))
+            #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+            return try JSONValue.parse(bytes: response.body)
+        }
+        _ = try call("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Trips"}}}]}"#,
+                     account: "alice")
+        let file = try #require(try call("private", "assets/data", "trip photo", account: "alice")["singleFile"]?.serialized())
+        _ = try call("private", "records/modify", #"{"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"create","record":"#
+                     + #"{"recordName":"t1","recordType":"Trip","fields":{"photo":{"type":"ASSETID","value":"# + file + "}}}}]}",
+                     account: "alice")
+        let alice = try f.request(f.cloud, "alice"), bob = try f.request(f.cloud, "bob")
+        let share = try f.cloud.saveShare(zoneName: "Trips", title: nil, publicPermission: nil, in: alice)
+        _ = try f.cloud.addParticipants(["bob"], permission: .readOnly, zoneName: "Trips", in: alice)
+        _ = try f.cloud.acceptShare(url: share.url, in: bob)
+        let lookup = try call("shared", "records/lookup", #"{"zoneID":{"zoneName":"Trips","ownerRecordName":""#
+                              + alice.userRecordName + #""},"records":[{"recordName":"t1"}]}"#, account: "bob")
+        let url = try #require(lookup["records"]?.arrayValue?.first?["fields"]?["photo"]?["value"]?["downloadURL"]?.stringValue)
+        #expect(url.hasPrefix("http://h.example/database/1/\(f.container)/development/shared/assets/download/${f}?"))
+        #expect(url.contains("recordName=t1") && url.contains("ownerRecordName=" + alice.userRecordName))
+        func get(_ url: String) throws -> WebServicesResponse? {
+            let (path, query) = Self.split(url.replacingOccurrences("${f}", "trip.jpg"))
+            guard let caller = try authenticator.caller(method: "GET", path: path, query: query, headers: [], body: []) else { return nil }
+            return handler.handle(WebServicesRequest(method: "GET", path: path, query: query, caller: caller))
+        }
+        let fetched = try #require(try get(url))
+        #expect(fetched.status == 200 && fetched.body == Array("trip photo".utf8))
+        #expect(try get(url.replacingOccurrences("recordName=t1", "recordName=t2")) == nil)
+    }
+
+    /// A URL's path and its decoded query pairs.
+    static func split(_ url: String) -> (String, [(String, String)]) {
+        let afterScheme = url.split(separator: "://", maxSplits: 1)[1]
+        let parts = afterScheme.drop { $0 != "/" }.split(separator: "?", maxSplits: 1)
+        let query: [(String, String)] = parts.count > 1 ? parts[1].split(separator: "&").map { pair -> (String, String) in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(kv[0]), decoded(String(kv.count > 1 ? kv[1] : "")))
+        } : []
+        return (String(parts[0]), query)
+    }
+
+    static func decoded(_ text: String) -> String {
+        var out: [UInt8] = [], bytes = Array(text.utf8), i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let byte = UInt8(String(decoding: bytes[i + 1...i + 2], as: UTF8.self), radix: 16) {
+                out.append(byte); i += 3
+            } else {
+                out.append(bytes[i]); i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     final class Clock: @unchecked Sendable {
         var now: Int64
         init(now: Int64) { self.now = now }
