@@ -17,7 +17,10 @@ public struct AssetGrant: Sendable, Hashable {
         case download
     }
 
+    /// Upload or download.
     public var kind: Kind
+    /// The container, environment (`development`/`production`) and database (`private`,
+    /// `shared`, `public`) of the path the grant works on.
     public var container: String
     public var environment: String
     public var scope: String

@@ -9,6 +9,7 @@ public struct AssetGrantAuthenticator: WebServicesAuthenticator {
     let base: any WebServicesAuthenticator
     let grants: AssetGrants
 
+    /// Judges grants with `grants`, every other credential with `base`.
     public init(base: any WebServicesAuthenticator, grants: AssetGrants) {
         self.base = base
         self.grants = grants

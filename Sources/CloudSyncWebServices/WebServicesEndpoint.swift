@@ -34,7 +34,8 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
     case assetsUpload = "assets/upload"
     /// Extension: the upload URL that `assets/upload` hands out; the body is the file's bytes.
     case assetsData = "assets/data"
-    /// Extension: the download URL of an asset (`?fileChecksum=…&size=…`); the reply is its bytes.
+    /// Extension: the download URL of an asset (`?fileChecksum=…&size=…`; also
+    /// `assets/download/NAME`, a `downloadURL` whose `${f}` was filled in); the reply is its bytes.
     case assetsDownload = "assets/download"
     case tokensCreate = "tokens/create"
     case tokensRegister = "tokens/register"
