@@ -211,13 +211,14 @@ public final class HTTPCloud: CloudService, Sendable {
                              scope: database.scope, account: try accountName(database.userRecordName),
                              device: database.deviceID, body: Array(body.serialized().utf8))
         // One pass, keeping each record's fields text for the device cache; anything unusual
-        // takes the general path.
+        // takes the general path. Fields with an asset's `downloadURL` (a grant that expires)
+        // are not kept as text: the cache encodes them again without it.
         if let page = RecordJSON.decodeChangesPage(bytes: reply.body, defaultZone: RecordsCodec.defaultZone),
            let token = page.syncToken {
             return ZoneChanges(changed: page.changed,
                                deleted: page.deleted.map { RecordDeletion(recordID: $0.recordID, recordType: $0.recordType) },
                                token: ServerChangeToken(rawValue: token), moreComing: page.moreComing ?? false,
-                               encodedFields: page.fieldsTexts)
+                               encodedFields: page.fieldsTexts.map { $0.contains("\"downloadURL\"") ? nil : $0 })
         }
         return try RecordsCodec.decodeChangesReply(try Self.parse(reply))
     }

@@ -129,6 +129,22 @@ struct AssetGrantTests {
         #expect(try get(url.replacingOccurrences("recordName=t1", "recordName=t2")) == nil)
     }
 
+    /// `HTTPCloud` reads the changes with their downloadURLs but keeps no URL (a grant that
+    /// expires) in the fields text it hands the device cache.
+    @Test func theClientKeepsNoDownloadURLInTheCacheText() throws {
+        let f = try WebServicesFixture()
+        let (cloud, _) = try f.client()
+        let alice = try f.request(cloud, "alice")
+        _ = try cloud.saveZones([ZoneSpec(name: "Trips")], in: alice)
+        let file = try #require(try cloud.uploadAssets([Array("photo".utf8)], in: alice).first)
+        _ = f.call("records/modify", #"{"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"create","record":"#
+                   + #"{"recordName":"t1","recordType":"Trip","fields":{"photo":{"type":"ASSETID","value":{"fileChecksum":""#
+                   + file.checksum + #"","size":5}}}}}]}"#)
+        let changes = try cloud.fetchZoneChanges("Trips", since: nil, limit: 100, in: alice)
+        #expect(changes.changed.first?.fields["photo"] == .asset(file))
+        #expect(!changes.encodedFields.contains { $0?.contains("downloadURL") == true }, "\(changes.encodedFields)")
+    }
+
     /// A URL's path and its decoded query pairs.
     static func split(_ url: String) -> (String, [(String, String)]) {
         let afterScheme = url.split(separator: "://", maxSplits: 1)[1]
