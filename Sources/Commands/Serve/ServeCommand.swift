@@ -85,7 +85,6 @@ public enum ServeCommand {
         } catch {
             throw CLIError.unavailable("cannot serve on \(host):\(port): \(error.description)")
         }
-        let scheme = configuration.tls == nil ? "http" : "https"
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let url = "\(scheme)://\(shownHost):\(server.boundPort ?? port)"
         if context.output.isJSON {
