@@ -15,7 +15,9 @@ func decodedPath(_ target: [UInt8]) -> [UInt8] {
     var out: [UInt8] = []
     var index = path.startIndex
     while index < path.endIndex {
+        // Two hex digits only: `UInt8("+0", radix: 16)` alone would take a sign as a digit.
         if path[index] == UInt8(ascii: "%"), path.endIndex - index >= 3,
+           path[(index + 1)...(index + 2)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
            let value = UInt8(String(decoding: path[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
             out.append(value)
             index += 3
