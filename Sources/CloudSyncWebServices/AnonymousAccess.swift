@@ -35,15 +35,10 @@ extension WebServicesHandler {
     func authenticationRequired(_ path: WebServicesPath, request: WebServicesRequest, uuid: String) -> WebServicesResponse {
         let reason = "\(path.endpoint.rawValue) in the \(path.scope.rawValue) database needs a signed-in user; "
             + "an API token alone reads the public database only"
-        var response = errorResponse(CloudError(.notAuthenticated, reason), status: 421, uuid: uuid,
-                                     serverErrorCode: "AUTHENTICATION_REQUIRED")
-        if case .object(var pairs) = (try? JSONValue.parse(bytes: response.body)) ?? .null {
-            // `--public-url`, else this request's own scheme and (checked) Host, as asset URLs are made.
-            let base = AssetGrants.base(publicURL: assetGrants?.publicURL, scheme: scheme, host: request.header("Host"))
-            pairs.append(("redirectURL", .string(base + AnonymousAccess.signInPath)))
-            response.body = Array(JSONValue.object(pairs).serialized().utf8)
-        }
-        return response
+        // `--public-url`, else this request's own scheme and (checked) Host, as asset URLs are made.
+        let base = AssetGrants.base(publicURL: assetGrants?.publicURL, scheme: scheme, host: request.header("Host"))
+        return errorResponse(CloudError(.notAuthenticated, reason), status: 421, uuid: uuid, serverErrorCode: "AUTHENTICATION_REQUIRED",
+                             extra: [("redirectURL", .string(base + AnonymousAccess.signInPath))])
     }
 
     /// `GET /sign-in`: how to get a token here.

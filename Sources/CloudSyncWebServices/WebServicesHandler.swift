@@ -93,12 +93,16 @@ public final class WebServicesHandler: Sendable {
         }
     }
 
-    func errorResponse(_ error: CloudError, status: Int, uuid: String, serverErrorCode: String? = nil) -> WebServicesResponse {
+    /// The error reply; `extra` members (a 421's `redirectURL`) follow the documented ones.
+    func errorResponse(_ error: CloudError, status: Int, uuid: String, serverErrorCode: String? = nil,
+                       extra: [(String, JSONValue)] = []) -> WebServicesResponse {
         var headers = [("Content-Type", "application/json")]
         if let retry = error.retryAfter, retry.isFinite, retry >= 0 {
             headers.append(("Retry-After", String(Int(retry.rounded(.up)))))
         }
-        let body = WebServicesError.body(error, uuid: uuid, serverErrorCode: serverErrorCode).serialized()
+        var json = WebServicesError.body(error, uuid: uuid, serverErrorCode: serverErrorCode)
+        if case .object(let pairs) = json, !extra.isEmpty { json = .object(pairs + extra) }
+        let body = json.serialized()
         return WebServicesResponse(status: status, headers: headers, body: Array(body.utf8))
     }
 }

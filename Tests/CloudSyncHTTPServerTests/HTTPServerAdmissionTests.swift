@@ -1,6 +1,7 @@
 @testable import CloudSyncHTTPServer
 import CloudSyncCore
 import Glibc
+import TestSupport
 import Testing
 
 /// What the server decides before a body is read (issue 25, items 5 and 6): the handler's

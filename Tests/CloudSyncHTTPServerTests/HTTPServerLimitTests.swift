@@ -1,6 +1,7 @@
 @testable import CloudSyncHTTPServer
 import CloudSyncCore
 import Glibc
+import TestSupport
 import Testing
 
 @Suite("HTTPServer: limits are enforced before the handler")

@@ -1,5 +1,6 @@
 @testable import CloudSyncHTTPServer
 import Glibc
+import TestSupport
 import Testing
 
 @Suite("HTTPServer: graceful stop and termination signals")

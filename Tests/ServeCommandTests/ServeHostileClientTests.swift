@@ -5,61 +5,6 @@ import Testing
 import Glibc
 #endif
 
-/// A blocking TCP connection to 127.0.0.1 from a chosen loopback address (127.0.0.2, … are
-/// loopback too: the server sees distinct peers), with send and receive timeouts.
-struct LoopbackConnection {
-    let fd: Int32
-
-    init(port: Int, from source: String = "127.0.0.1", timeoutSeconds: Int = 10) {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        local.sin_addr.s_addr = inet_addr(source)
-        _ = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-    }
-
-    /// Bytes written before the connection failed (all of them when it did not).
-    @discardableResult
-    func send(_ bytes: [UInt8]) -> Int {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return offset }
-            offset += n
-        }
-        return offset
-    }
-
-    @discardableResult
-    func send(_ text: String) -> Int { send(Array(text.utf8)) }
-
-    /// What the server sends until it closes (or the receive timeout).
-    func readAll() -> String {
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    func close() { _ = Glibc.close(fd) }
-}
-
 /// The resident memory of a process in bytes (`VmRSS` of /proc/PID/status).
 func residentBytes(_ pid: pid_t) -> Int {
     let status = BackgroundProcess.read("/proc/\(pid)/status")
@@ -83,16 +28,16 @@ struct ServeHostileClientTests {
         let port = Int(fixture.url.split(separator: ":").last ?? "") ?? 0
         let before = residentBytes(fixture.process.pid)
         let chunk = [UInt8](repeating: 0x20, count: 1 << 20)
-        var held: [LoopbackConnection] = []
+        var held: [RawClient] = []
         for index in 0..<12 {
-            let connection = LoopbackConnection(port: port)
+            let connection = RawClient(port: UInt16(port), receiveTimeoutSeconds: 10, sendTimeoutSeconds: 10)
             held.append(connection)
             let credential = index % 2 == 0 ? "" : "Authorization: Bearer cst_forged-token\r\n"
             connection.send("POST \(Self.modifyPath) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                             + credential + "Content-Length: \(30 << 20)\r\n\r\n")
             var sent = 0
             for _ in 0..<29 {  // all but the last MB
-                let n = connection.send(chunk)
+                let n = connection.sendCounting(chunk)
                 sent += n
                 if n < chunk.count { break }
             }
@@ -117,22 +62,22 @@ struct ServeHostileClientTests {
         let fixture = try ServeFixture()
         defer { kill(fixture.process.pid, SIGKILL); _ = fixture.process.wait(seconds: 10) }
         let port = Int(fixture.url.split(separator: ":").last ?? "") ?? 0
-        var slow: [LoopbackConnection] = []
+        var slow: [RawClient] = []
         for _ in 0..<300 {
-            let connection = LoopbackConnection(port: port, timeoutSeconds: 1)
+            let connection = RawClient(port: UInt16(port), receiveTimeoutSeconds: 1, sendTimeoutSeconds: 1)
             connection.send("POST \(Self.modifyPath) HTTP/1.1\r\nHost: x\r\n")
             slow.append(connection)
         }
         defer { slow.forEach { $0.close() } }
-        func poll(_ device: String, from source: String) -> LoopbackConnection {
+        func poll(_ device: String, from source: String) -> RawClient {
             let token = device.utf8.map { String($0, radix: 16) }.joined()
             let body = #"{"apnsToken":"\#(token)","timeout":20}"#
-            let connection = LoopbackConnection(port: port, from: source)
+            let connection = RawClient(port: UInt16(port), receiveTimeoutSeconds: 10, sendTimeoutSeconds: 10, from: source)
             connection.send("POST \(Self.pollPath) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.token)\r\n"
                             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             return connection
         }
-        var polls: [LoopbackConnection] = []
+        var polls: [RawClient] = []
         for device in 1..<4 {
             for _ in 0..<8 { polls.append(poll("d\(device)", from: device < 2 ? "127.0.0.3" : "127.0.0.4")) }
         }
