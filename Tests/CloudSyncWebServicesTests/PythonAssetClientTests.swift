@@ -20,17 +20,7 @@ import Glibc
 import json, sys, urllib.request, urllib.error
 base, alice, bob = sys.argv[1], sys.argv[2], sys.argv[3]
 db = base + "/database/1/iCloud.com.example.Tests/development/private/"
-def call(url, body=None, token=None, headers=None, raw=False):
-    h = dict(headers or {})
-    if token: h["Authorization"] = "Bearer " + token
-    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST", headers=h)
-    try:
-        with urllib.request.urlopen(request) as reply:
-            content = reply.read()
-            return reply.status, content if raw else json.loads(content)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
+\#(PythonHTTPClient.call)
 def upload(token, content):
     status, reply = call(db + "assets/upload", {"tokens": [{"recordType": "Photo", "fieldName": "image"}]}, token)
     assert status == 200, reply

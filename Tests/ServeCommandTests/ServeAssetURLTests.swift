@@ -14,16 +14,7 @@ struct ServeAssetURLTests {
 import json, sys, urllib.request, urllib.error
 a, b, token = sys.argv[1], sys.argv[2], sys.argv[3]
 tail = "/database/1/iCloud.com.example.Tests/development/private/"
-def call(url, body=None, token=None, raw=False):
-    h = {"Authorization": "Bearer " + token} if token else {}
-    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST", headers=h)
-    try:
-        with urllib.request.urlopen(request) as reply:
-            content = reply.read()
-            return reply.status, content if raw else json.loads(content)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
+\#(PythonHTTPClient.call)
 status, reply = call(a + tail + "assets/upload", {"tokens": [{"recordType": "Photo", "fieldName": "image"}]}, token)
 url = reply["tokens"][0]["url"]
 assert url.startswith("http://public.example:9" + tail + "assets/data?ckAssetGrant="), url
