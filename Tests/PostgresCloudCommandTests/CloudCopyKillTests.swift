@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncPostgres
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -17,14 +18,19 @@ struct CloudCopyKillTests {
         let script = (1...1500).map { "record save Note r\($0) --zone Notes --field body=\(String(repeating: "x", count: 200))\n" }.joined()
         #expect(local.run(["repl"], stdin: script).status == 0)
 
+        let observer = try PostgresConnection(PostgresURL(cloud.url))
         var outcomes: [String: Int] = [:]
         for trial in 0..<30 {
             let target = cloud.url.replacingSchema(with: cloud.schemaName + "_k\(trial)")
-            let copy = local.start(["cloud", "copy", "--from", sqliteURL, "--to", target])
+            let name = cloud.schemaName + "_copy\(trial)"
+            let copy = local.start(["cloud", "copy", "--from", sqliteURL, "--to", target + "&application_name=" + name])
             // Anywhere from before connecting to after committing.
             sleepSeconds(Double(trial % 10) * 0.04 + Double.random(in: 0..<0.04))
             copy.kill()
             _ = copy.wait()
+            // A COMMIT the server had already received still runs after its client died: the
+            // outcome is decided once the server has ended that session.
+            try waitUntilGone(name, observer)
             let check = local.run(["--json", "cloud", "check"], env: ["CLOUDSYNC_CLOUD": target])
             #expect(check.status == 0, "trial \(trial): \(check.stdout) \(check.stderr)")
             let records = try check.json()["counts"]?["records"]?.int64Value ?? -1
@@ -36,5 +42,17 @@ struct CloudCopyKillTests {
             }
         }
         print("cloud copy killed 30 times: \(outcomes)")
+    }
+
+    /// Waits (up to 10 s) until no server session carries `applicationName`.
+    private func waitUntilGone(_ applicationName: String, _ connection: PostgresConnection) throws {
+        let deadline = monotonicNow() + 10
+        var left: String?
+        while monotonicNow() < deadline {
+            left = try connection.query("SELECT count(*)::text FROM pg_stat_activity WHERE application_name = $1", [.text(applicationName)]).first?[0].text
+            if left == "0" { return }
+            sleepSeconds(0.01)
+        }
+        Issue.record("the server still runs the killed copy's session \(applicationName) after 10 s (\(left ?? "nil") sessions)")
     }
 }
