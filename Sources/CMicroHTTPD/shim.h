@@ -8,13 +8,15 @@
 // Swift cannot call C variadic functions. These make the two variadic calls CloudSyncHTTPServer
 // needs through a function pointer resolved with dlsym (so nothing here links libmicrohttpd).
 
-/// MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END).
+/// MHD_start_daemon(flags, port, accept_policy, handler_cls, handler, handler_cls, MHD_OPTION_ARRAY, options,
+/// MHD_OPTION_END).
 static inline struct MHD_Daemon *cloudsync_mhd_start_daemon(void *start_daemon, unsigned int flags, uint16_t port,
+                                                             MHD_AcceptPolicyCallback accept_policy,
                                                              MHD_AccessHandlerCallback handler, void *handler_cls,
                                                              struct MHD_OptionItem *options) {
     typedef struct MHD_Daemon *(*Start)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
                                         MHD_AccessHandlerCallback, void *, ...);
-    return ((Start)start_daemon)(flags, port, NULL, NULL, handler, handler_cls,
+    return ((Start)start_daemon)(flags, port, accept_policy, handler_cls, handler, handler_cls,
                                  MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

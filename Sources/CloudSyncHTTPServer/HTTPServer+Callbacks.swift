@@ -12,6 +12,13 @@ extension HTTPServer {
             ? MHD_Result.YES : MHD_Result.NO
     }
 
+    /// Before a connection enters the table: see `HTTPServerConfiguration.connectionsKeptForNewAddresses`.
+    static let acceptPolicyCallback: MHD_AcceptPolicyCallback = { cls, address, _ in
+        guard let cls else { return MHD_Result.NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        return server.accepts(ListeningSocket.numericHost(address)) ? MHD_Result.YES : MHD_Result.NO
+    }
+
     static let completedCallback: MHD_RequestCompletedCallback = { cls, connection, requestSlot, _ in
         guard let cls, let requestSlot, let raw = requestSlot.pointee else { return }
         requestSlot.pointee = nil
@@ -34,7 +41,8 @@ extension HTTPServer {
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         if code == .CONNECTION_NOTIFY_STARTED {
             let fd = server.library?.info(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd ?? -1
-            let context = ConnectionContext(fd: fd, deadline: MonotonicClock.now() + server.headerTimeoutNanoseconds)
+            let peer = ListeningSocket.numericHost(server.library?.info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr)
+            let context = ConnectionContext(fd: fd, peer: peer, deadline: MonotonicClock.now() + server.headerTimeoutNanoseconds)
             socketSlot.pointee = Unmanaged.passRetained(context).toOpaque()
             server.lock.withLock { server.connections[ObjectIdentifier(context)] = context }
         } else if let raw = socketSlot.pointee {

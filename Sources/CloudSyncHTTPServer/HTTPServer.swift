@@ -48,6 +48,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Bytes of request bodies held or announced now (`RequestContext.reserved` summed).
     var bodyBytesHeld = 0
     var connections: [ObjectIdentifier: ConnectionContext] = [:]
+    /// Connections closed at accept because the table was crowded (`accepts`).
+    var crowdedRefusals = 0
     /// The PEM texts given to libmicrohttpd, freed after it stops.
     var tlsTexts: [UnsafeMutablePointer<CChar>] = []
 
@@ -64,6 +66,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// The TCP port listened on once started (the system's choice when configured as 0).
     public var boundPort: UInt16? {
         lock.withLock { port }
+    }
+
+    /// Connections refused so far because the table was crowded and their address already held
+    /// its share (see `HTTPServerConfiguration.connectionsKeptForNewAddresses`).
+    public var crowdedConnectionsRefused: Int {
+        lock.withLock { crowdedRefusals }
     }
 
     /// Requests being read, handled or answered now.
@@ -93,7 +101,8 @@ public final class HTTPServer: @unchecked Sendable {
         if configuration.tls != nil { flags |= MHD_USE_TLS.rawValue }
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let started = options.withUnsafeMutableBufferPointer {
-            cloudsync_mhd_start_daemon(library.startDaemon, flags, 0, Self.accessCallback, context, $0.baseAddress)
+            cloudsync_mhd_start_daemon(library.startDaemon, flags, 0, Self.acceptPolicyCallback, Self.accessCallback, context,
+                                       $0.baseAddress)
         }
         guard let started else {
             Unmanaged<HTTPServer>.fromOpaque(context).release()

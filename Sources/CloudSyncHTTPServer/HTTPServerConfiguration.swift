@@ -50,6 +50,14 @@ public struct HTTPServerConfiguration: Sendable {
     /// `maxConnections - reservedConnections` connections at once; past it they are answered 503
     /// `TRY_AGAIN_LATER` with `Retry-After`. 0 keeps none.
     public var reservedConnections: Int = 0
+    /// The last connections of `maxConnections`, kept for addresses that hold few: once fewer
+    /// than this many are free, a new connection is accepted only from an address holding fewer
+    /// than `crowdedShareLimit` open connections (others are closed at once). Many addresses
+    /// that each hold their share cannot fill the table then; a newcomer still gets in. 0 keeps none.
+    public var connectionsKeptForNewAddresses: Int = 0
+    /// Open connections an address may hold for a new one to be accepted while the table is
+    /// crowded (see `connectionsKeptForNewAddresses`).
+    public var crowdedShareLimit: Int = 2
     /// HTTPS when set; plain HTTP when nil.
     public var tls: TLS?
 
@@ -88,6 +96,10 @@ public struct HTTPServerConfiguration: Sendable {
         if reservedConnections < 0 || reservedConnections >= maxConnections {
             return "the reserved connections must be 0 to max connections - 1"
         }
+        if connectionsKeptForNewAddresses < 0 || connectionsKeptForNewAddresses >= maxConnections {
+            return "the connections kept for new addresses must be 0 to max connections - 1"
+        }
+        if crowdedShareLimit < 1 { return "the crowded share limit must be at least 1" }
         if maxConcurrentRequests < 1 { return "max concurrent requests must be at least 1" }
         if maxQueuedRequests < 0 { return "max queued requests cannot be negative" }
         if retryAfterSeconds < 0 { return "Retry-After cannot be negative" }

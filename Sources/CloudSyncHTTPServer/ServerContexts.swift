@@ -26,6 +26,8 @@ final class RequestContext {
 /// down, and the time by which the client must have sent what the server waits for.
 final class ConnectionContext {
     let fd: Int32
+    /// The client's numeric address (`ListeningSocket.numericHost`), counted by the accept policy.
+    let peer: String
     /// Monotonic nanoseconds; 0 while nothing is awaited from the client (a handler runs, a
     /// response is being sent). Guarded by the server's lock.
     var deadline: UInt64
@@ -35,8 +37,9 @@ final class ConnectionContext {
     /// only the connection's thread touches it.
     var targetRefusal: RequestPathError?
 
-    init(fd: Int32, deadline: UInt64) {
+    init(fd: Int32, peer: String, deadline: UInt64) {
         self.fd = fd
+        self.peer = peer
         self.deadline = deadline
     }
 }

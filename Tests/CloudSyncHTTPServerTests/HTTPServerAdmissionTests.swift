@@ -168,6 +168,35 @@ struct HTTPServerAdmissionTests {
         held.forEach { $0.close() }
     }
 
+    /// `connectionsKeptForNewAddresses`: three addresses, each within its per-address bound, fill
+    /// the table but its last slots; they get no more, and a fourth address still gets in.
+    @Test func aFewAddressesCannotFillTheTableTogether() throws {
+        var configuration = HTTPServerConfiguration(maxConnections: 12, maxConnectionsPerAddress: 4)
+        configuration.connectionsKeptForNewAddresses = 3
+        let harness = try ServerHarness(configuration) { _ in HTTPResponse(status: 200, body: Array("ok".utf8)) }
+        var held: [RawClient] = []
+        for address in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+            for _ in 0..<3 {
+                let client = RawClient(port: harness.port, from: address)
+                client.send("GET / HTTP/1.1\r\n")  // headers never finished
+                held.append(client)
+            }
+        }
+        #expect(eventually { harness.server.lock.withLock { harness.server.connections.count } == 9 })
+        // The table is crowded (3 free = the kept ones): an address holding 3 gets no 4th,
+        // although its own bound (4) would allow it.
+        let fourth = RawClient(port: harness.port, receiveTimeoutSeconds: 5, from: "127.0.0.2")
+        fourth.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(fourth.readAll() == "", "closed without an answer")
+        fourth.close()
+        #expect(harness.server.crowdedConnectionsRefused == 1)
+        let newcomer = RawClient(port: harness.port, receiveTimeoutSeconds: 5, from: "127.0.0.5")
+        newcomer.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(newcomer.readResponse().hasSuffix("ok"))
+        newcomer.close()
+        held.forEach { $0.close() }
+    }
+
     @Test func badLimitsAreRefused() {
         var configuration = HTTPServerConfiguration(maxBodySize: 1 << 20)
         configuration.maxBodyMemory = 1000
@@ -178,5 +207,8 @@ struct HTTPServerAdmissionTests {
         configuration = HTTPServerConfiguration()
         configuration.headerTimeout = .milliseconds(1)
         #expect(configuration.problem()?.contains("header timeout") == true)
+        configuration = HTTPServerConfiguration(maxConnections: 4)
+        configuration.connectionsKeptForNewAddresses = 4
+        #expect(configuration.problem()?.contains("kept for new addresses") == true)
     }
 }

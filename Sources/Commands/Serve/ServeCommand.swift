@@ -36,7 +36,7 @@ public enum ServeCommand {
                   OptionSpec("max-requests", value: "N",
                              help: "Requests worked on at once, below --max-connections (default 32, at most a quarter of the connections); twice as many more wait, the rest get 503 with Retry-After. Long polls are not counted."),
                   OptionSpec("max-connections-per-address", value: "N",
-                             help: "Connections from one address at once (default 32; 0 for no limit). Long polls may hold at most three quarters of --max-connections."),
+                             help: "Connections from one address at once (default 32; 0 for no limit). Once three quarters of --max-connections are open, an address holding two or more gets no new one, so a few addresses cannot fill the server. Long polls may hold at most three quarters of --max-connections."),
                   OptionSpec("header-timeout", value: "SECONDS",
                              help: "Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too."),
                   OptionSpec("max-body-memory", value: "BYTES",

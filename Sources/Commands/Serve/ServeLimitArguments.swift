@@ -64,5 +64,10 @@ enum ServeLimitArguments {
             configuration.headerTimeout = timeout
         }
         configuration.reservedConnections = configuration.maxConnections / 4
+        // With per-address limits on, the last quarter of the table is kept for addresses that
+        // hold fewer than two connections, so a handful of addresses cannot fill it together.
+        if configuration.maxConnectionsPerAddress > 0 {
+            configuration.connectionsKeptForNewAddresses = configuration.maxConnections / 4
+        }
     }
 }
