@@ -166,6 +166,9 @@ public protocol CloudStorageTransaction {
     /// Subscriptions a change in `zoneName` concerns: database ones, the zone's, and query
     /// ones of the zone or of every zone; by owner, then ID.
     func subscriptionsConcerning(zoneName: String, dbID: Int64) throws -> [SubscriptionRow]
+    /// True when some subscription concerns a change in `zoneName` (as `subscriptionsConcerning`
+    /// would return one), without reading any definition.
+    func hasSubscriptionsConcerning(zoneName: String, dbID: Int64) throws -> Bool
     /// Deletes a subscription.
     func deleteSubscription(_ id: String, owner: String, dbID: Int64) throws
 
@@ -185,6 +188,10 @@ public protocol CloudStorageTransaction {
     func enqueueNotification(to device: DeviceAddress, payload: String, coalesceKey: String?, now: Int64) throws -> Bool
     /// Reads and removes the oldest `limit` notifications of a device: (queue ID, payload).
     func takeNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)]
+    /// Reads the oldest `limit` notifications of a device without removing them.
+    func peekNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)]
+    /// Removes one notification of a device's queue; false when it was not there (read already).
+    func deleteNotification(_ id: Int64, of device: DeviceAddress) throws -> Bool
     /// Wakes the listeners of devices that got a notification in this transaction (no later
     /// than its commit; a woken listener's `write` waits for this writer to commit).
     func wakeListeners(_ devices: Set<DeviceAddress>)

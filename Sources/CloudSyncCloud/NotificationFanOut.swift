@@ -18,6 +18,12 @@ struct NotificationFanOut {
 
     /// The notification a subscription sends, before the details of its kind.
     func notification(for subscription: Subscription) -> CloudNotification {
+        Self.notification(for: subscription, request: request, now: now)
+    }
+
+    /// The notification a subscription sends for a change of `request` at `now`, before the
+    /// details of its kind.
+    static func notification(for subscription: Subscription, request: DatabaseRequest, now: Int64) -> CloudNotification {
         CloudNotification(notificationID: "", kind: .database, subscriptionID: subscription.subscriptionID,
                           containerIdentifier: request.container, databaseScope: request.scope,
                           alertBody: subscription.notificationInfo.alertBody, creationDate: now)
@@ -25,17 +31,27 @@ struct NotificationFanOut {
 
     /// Enqueues `notification` for every registered device of `owner` but the one that made the change.
     mutating func send(_ notification: CloudNotification, to owner: String, coalesceKey: String?) throws {
-        if devicesByOwner[owner] == nil {
-            devicesByOwner[owner] = try transaction.registeredDevices(container: request.container, owner: owner)
-        }
-        let payload = NotificationFanOut.payload(notification)
-        for device in devicesByOwner[owner] ?? [] {
-            if owner == request.userRecordName && device == request.deviceID { continue }
+        guard try !devices(of: owner).isEmpty else { return }
+        try send(payload: NotificationFanOut.payload(notification), to: owner, coalesceKey: coalesceKey)
+    }
+
+    /// Enqueues a notification in its stored form (`payload(_:)`) as `send` does.
+    mutating func send(payload: String, to owner: String, coalesceKey: String?) throws {
+        for device in try devices(of: owner) {
             let address = DeviceAddress(container: request.container, userRecordName: owner, deviceID: device)
             if try transaction.enqueueNotification(to: address, payload: payload, coalesceKey: coalesceKey, now: now) {
                 woken.insert(address)
             }
         }
+    }
+
+    /// The registered devices of `owner`, less the one that made the change (read once).
+    private mutating func devices(of owner: String) throws -> [String] {
+        if let known = devicesByOwner[owner] { return known }
+        let devices = try transaction.registeredDevices(container: request.container, owner: owner)
+            .filter { owner != request.userRecordName || $0 != request.deviceID }
+        devicesByOwner[owner] = devices
+        return devices
     }
 
     /// Wakes the listeners of every device that got a new notification.

@@ -47,6 +47,21 @@ struct NotificationQueue {
         return connection.changes > 0
     }
 
+    /// Reads the oldest `limit` notifications of a device, leaving them queued.
+    func peek(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
+        try connection.query("""
+            SELECT notification_id, payload FROM notifications
+            WHERE container=? AND owner=? AND device=? ORDER BY notification_id LIMIT ?
+            """, [device.container, device.userRecordName, device.deviceID, Int64(limit)]) { (id: $0.int64(0), payload: $0.string(1)) }
+    }
+
+    /// Removes one notification of a device; false when it was not queued.
+    func delete(_ id: Int64, of device: DeviceAddress) throws -> Bool {
+        try connection.run("DELETE FROM notifications WHERE notification_id=? AND container=? AND owner=? AND device=?",
+                           id, device.container, device.userRecordName, device.deviceID)
+        return connection.changes > 0
+    }
+
     /// Reads and removes the oldest `limit` notifications of a device.
     func take(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
         let rows = try connection.query("""

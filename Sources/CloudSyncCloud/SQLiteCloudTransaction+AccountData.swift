@@ -89,6 +89,13 @@ extension SQLiteCloudTransaction {
             """, [dbID, zoneName]) { subscriptionRow($0) }
     }
 
+    func hasSubscriptionsConcerning(zoneName: String, dbID: Int64) throws -> Bool {
+        try connection.query("""
+            SELECT 1 FROM subscriptions
+            WHERE db_id=? AND (kind='database' OR zone_name=? OR (kind='query' AND zone_name IS NULL)) LIMIT 1
+            """, [dbID, zoneName]) { _ in true }.first ?? false
+    }
+
     func deleteSubscription(_ id: String, owner: String, dbID: Int64) throws {
         try connection.run("DELETE FROM subscriptions WHERE db_id=? AND owner=? AND subscription_id=?", dbID, owner, id)
     }
@@ -117,6 +124,14 @@ extension SQLiteCloudTransaction {
 
     func takeNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
         try NotificationQueue(connection: connection).take(for: device, limit: limit)
+    }
+
+    func peekNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
+        try NotificationQueue(connection: connection).peek(for: device, limit: limit)
+    }
+
+    func deleteNotification(_ id: Int64, of device: DeviceAddress) throws -> Bool {
+        try NotificationQueue(connection: connection).delete(id, of: device)
     }
 
     /// Touches the wake-up file of each device (inside the writer's transaction: a woken

@@ -2,12 +2,14 @@ import CloudSyncCore
 
 /// Notifications: which subscriptions a change fires, for which devices.
 ///
-/// Enqueueing happens inside the transaction of the change (`modifyZone`, `saveZones`,
-/// `deleteZones` call in here), so a notification never announces an uncommitted change and no
-/// committed change lacks its notification. The listeners of devices that got a new row are
-/// woken through the storage (`wakeListeners`), still inside the writer's transaction: a woken
-/// listener reads its queue in a write transaction (`takeNotifications`), which waits for that
-/// writer to commit, so it never reads too early.
+/// Zone and key-value notifications are enqueued inside the transaction of the change
+/// (`saveZones`, `deleteZones`, the key-value store call in here); record changes put one
+/// `PendingRecordChange` on the container's pending queue in theirs, delivered after the commit
+/// (`ServiceCloud+PendingDelivery`). Either way a notification never announces an uncommitted
+/// change and no committed change lacks its notification. The listeners of devices that got a
+/// new row are woken through the storage (`wakeListeners`) inside the transaction that queued
+/// it: a woken listener reads its queue in a write transaction (`takeNotifications`), which
+/// waits for that writer to commit, so it never reads too early.
 extension ServiceCloud {
     // MARK: CloudService
 
@@ -30,6 +32,7 @@ extension ServiceCloud {
         guard limit >= 1, limit <= NotificationLimits.maxPerRead else {
             throw CloudError(.invalidArguments, "read 1 to \(NotificationLimits.maxPerRead) notifications at once, got \(limit)")
         }
+        deliverPendingChanges(in: device.container)
         // A write transaction: waits for a writer that announced a notification but has not committed yet.
         let rows = try write { tx in try tx.takeNotifications(for: device, limit: limit) }
         do {
@@ -77,38 +80,64 @@ extension ServiceCloud {
         try tx.deleteSubscription(active.subscription.subscriptionID, owner: active.owner, dbID: dbID)
     }
 
-    /// Enqueues the notifications of the records one modify call saved and deleted in one zone.
-    /// `modifyZone` calls it inside its transaction once the zone's changes are written.
-    /// `recordsDbID`: the database holding the zone's records when the subscriptions are of
-    /// another (a participant's shared database); nil when they are the same.
+    /// Queues the notifications of the records one modify call saved and deleted in one zone:
+    /// when some subscription concerns the zone, one `PendingRecordChange` (the records as saved
+    /// and as they were before) goes on the container's pending queue, in this transaction; the
+    /// subscriptions are evaluated and the devices' queues filled after the commit
+    /// (`deliverPendingChanges`). `modifyZone` calls it inside its transaction once the zone's
+    /// changes are written. `recordsDbID`: the database holding the zone's records when the
+    /// subscriptions are of another (a participant's shared database); nil when they are the same.
     func enqueueRecordNotifications(zone: ZoneRow, dbID: Int64, recordsDbID: Int64? = nil, request: DatabaseRequest,
                                     saved: [Record], deleted: [RecordID], _ tx: any CloudStorageTransaction) throws {
-        let subscriptions = try activeSubscriptions(dbID: dbID, zoneName: zone.name, request: request, tx)
-        guard !subscriptions.isEmpty else { return }
-        let zoneID = request.zoneID(zone.name)
-        var events: [RecordEvent] = []
-        if subscriptions.contains(where: { $0.subscription.query != nil }) {
-            // Query subscriptions need each record's state before this call.
-            let names = Set(saved.map(\.recordID.recordName) + deleted.map(\.recordName))
-            let images = tx.recordImagesBeforeTransaction(names, zone: zone, dbID: recordsDbID ?? dbID, zoneID: zoneID)
-            events = RecordEvent.list(saved: saved, deleted: deleted, images: images)
+        guard try tx.hasSubscriptionsConcerning(zoneName: zone.name, dbID: dbID) else { return }
+        let names = Set(saved.map(\.recordID.recordName) + deleted.map(\.recordName))
+        let images = tx.recordImagesBeforeTransaction(names, zone: zone, dbID: recordsDbID ?? dbID, zoneID: request.zoneID(zone.name))
+        let change = PendingRecordChange(dbID: dbID, zoneName: zone.name, request: request, now: clock(),
+                                         events: RecordEvent.list(saved: saved, deleted: deleted, images: images))
+        _ = try tx.enqueueNotification(to: PendingRecordChange.queue(request.container), payload: change.payload,
+                                       coalesceKey: nil, now: change.now)
+        pendingDelivery.changeQueued(in: request.container)
+    }
+
+    /// One notification to queue for the devices of a subscription's owner, in its stored form.
+    struct PlannedNotification {
+        var payload: String
+        var owner: String
+        var coalesceKey: String?
+
+        init(notification: CloudNotification, owner: String, coalesceKey: String?) {
+            self.payload = NotificationFanOut.payload(notification)
+            self.owner = owner
+            self.coalesceKey = coalesceKey
         }
-        var fanOut = NotificationFanOut(transaction: tx, request: request, now: clock())
+    }
+
+    /// What a pending change fires: the notifications, and the fire-once query subscriptions
+    /// that fired (to delete). Pure: reads nothing, writes nothing.
+    func plan(_ change: PendingRecordChange, _ subscriptions: [ActiveSubscription])
+        -> (notifications: [PlannedNotification], spent: [ActiveSubscription]) {
+        let request = change.request
+        let zoneID = request.zoneID(change.zoneName)
+        let dbID = change.dbID
+        var planned: [PlannedNotification] = []
+        var spent: [ActiveSubscription] = []
         for active in subscriptions {
             let subscription = active.subscription
-            let base = fanOut.notification(for: subscription)
+            let base = NotificationFanOut.notification(for: subscription, request: request, now: change.now)
             switch subscription.kind {
             case .database:
-                try fanOut.send(base, to: active.owner, coalesceKey: "d:\(dbID):\(subscription.subscriptionID)")
-            case .recordZone(let name) where name == zone.name:
+                planned.append(PlannedNotification(notification: base, owner: active.owner,
+                                                   coalesceKey: "d:\(dbID):\(subscription.subscriptionID)"))
+            case .recordZone(let name) where name == change.zoneName:
                 var notification = base
                 notification.kind = .recordZone
                 notification.zoneID = zoneID
-                try fanOut.send(notification, to: active.owner, coalesceKey: "z:\(dbID):\(subscription.subscriptionID)")
+                planned.append(PlannedNotification(notification: notification, owner: active.owner,
+                                                   coalesceKey: "z:\(dbID):\(subscription.subscriptionID)"))
             case .recordZone:
                 break
             case .query(let query):
-                for event in events {
+                for event in change.events {
                     guard let reason = event.firing(query) else { continue }
                     var notification = base
                     notification.kind = .query
@@ -119,15 +148,15 @@ extension ServiceCloud {
                     for key in subscription.notificationInfo.desiredKeys {
                         if let value = event.record.queryValue(forKey: key) { notification.recordFields[key] = value }
                     }
-                    try fanOut.send(notification, to: active.owner, coalesceKey: nil)
+                    planned.append(PlannedNotification(notification: notification, owner: active.owner, coalesceKey: nil))
                     if query.firesOnce {
-                        try deleteSubscription(active, dbID: dbID, tx)
+                        spent.append(active)
                         break
                     }
                 }
             }
         }
-        fanOut.wake()
+        return (planned, spent)
     }
 
     /// Enqueues the notifications of a zone created or deleted: database subscriptions fire; on

@@ -21,6 +21,8 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
     let declaredCache = Mutex<[String: DeclaredSchemaEntry]>([:])
     /// Subscriptions decoded from their stored text, for the saves that evaluate them.
     let decodedSubscriptions = DecodedSubscriptionCache()
+    /// The containers whose pending record changes this process has yet to deliver.
+    let pendingDelivery = PendingDelivery()
     /// The storage quota per account in bytes; 0 for none (`setQuota`).
     let quota = Atomic<Int64>(0)
 
@@ -38,13 +40,18 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
 
     /// A write transaction of the storage; a failed one forgets the schema cache, which may hold
     /// fields of the rolled-back transaction.
+    /// After a commit, the record changes it queued are delivered (`deliverAfterWrite`).
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        let value: T
         do {
-            return try storage.write(body)
+            value = try storage.write(body)
         } catch {
             schemaCache.withLock { $0.removeAll() }
+            deliverAfterWrite()
             throw error
         }
+        deliverAfterWrite()
+        return value
     }
 
     // MARK: Accounts

@@ -99,6 +99,14 @@ extension PostgresCloudTransaction {
             """, [.int64(dbID), .text(zoneName)]).rows.map(Self.subscriptionRow)
     }
 
+    func hasSubscriptionsConcerning(zoneName: String, dbID: Int64) throws -> Bool {
+        if zoneFacts.unsubscribed.contains(ZoneFacts.Key(dbID: dbID, zoneName: zoneName)) { return false }
+        return try !run("""
+            SELECT 1 FROM subscriptions
+            WHERE db_id=$1 AND (kind='database' OR zone_name=$2 OR (kind='query' AND zone_name IS NULL)) LIMIT 1
+            """, [.int64(dbID), .text(zoneName)]).rows.isEmpty
+    }
+
     func deleteSubscription(_ id: String, owner: String, dbID: Int64) throws {
         zoneFacts.unsubscribed.removeAll()
         try run("DELETE FROM subscriptions WHERE db_id=$1 AND owner=$2 AND subscription_id=$3",
@@ -153,6 +161,19 @@ extension PostgresCloudTransaction {
             """, Self.key(device) + [.int64(Int64(limit))]).rows
             .map { (id: try $0.int64(0), payload: try $0.text(1)) }
             .sorted { $0.id < $1.id }
+    }
+
+    func peekNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
+        try run("""
+            SELECT notification_id, payload FROM notifications WHERE container=$1 AND owner=$2 AND device=$3
+            ORDER BY notification_id LIMIT $4
+            """, Self.key(device) + [.int64(Int64(limit))]).rows
+            .map { (id: try $0.int64(0), payload: try $0.text(1)) }
+    }
+
+    func deleteNotification(_ id: Int64, of device: DeviceAddress) throws -> Bool {
+        try run("DELETE FROM notifications WHERE notification_id=$4 AND container=$1 AND owner=$2 AND device=$3",
+                Self.key(device) + [.int64(id)]).affectedRows > 0
     }
 
     /// NOTIFY on each device's channel, inside this transaction: PostgreSQL delivers it at

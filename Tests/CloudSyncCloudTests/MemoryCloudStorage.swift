@@ -426,6 +426,10 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
             .sorted { ($0.owner, $0.id) < ($1.owner, $1.id) }
     }
 
+    func hasSubscriptionsConcerning(zoneName: String, dbID: Int64) throws -> Bool {
+        try !subscriptionsConcerning(zoneName: zoneName, dbID: dbID).isEmpty
+    }
+
     func deleteSubscription(_ id: String, owner: String, dbID: Int64) throws {
         state.subscriptions[dbID]?[owner]?[id] = nil
     }
@@ -462,6 +466,16 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
         let ids = Set(taken.map(\.id))
         state.notifications.removeAll { ids.contains($0.id) }
         return taken.map { (id: $0.id, payload: $0.payload) }
+    }
+
+    func peekNotifications(for device: DeviceAddress, limit: Int) throws -> [(id: Int64, payload: String)] {
+        state.notifications.filter { $0.device == device }.prefix(limit).map { (id: $0.id, payload: $0.payload) }
+    }
+
+    func deleteNotification(_ id: Int64, of device: DeviceAddress) throws -> Bool {
+        guard let index = state.notifications.firstIndex(where: { $0.id == id && $0.device == device }) else { return false }
+        state.notifications.remove(at: index)
+        return true
     }
 
     func wakeListeners(_ devices: Set<DeviceAddress>) {}

@@ -72,6 +72,8 @@ public enum ServeCommand {
         }
         let service = try CredentialStore.service(context)
         service.setQuota(bytes: try ServeLimitArguments.quota(arguments.value("quota-bytes")))
+        // Subscriptions are evaluated after the writer's caller is answered (issue 25, item 4).
+        service.setPendingDeliveryMode(.background)
         let log = try RequestLog(path: arguments.value("log") ?? "-")
         let cloud = try faultInjected(service, context)
         let scheme = configuration.tls == nil ? "http" : "https"

@@ -2,10 +2,11 @@
 import Glibc
 #endif
 
-/// Starts `body` on a new detached pthread (the watchdog, a background `MHD_stop_daemon`); false
-/// when no thread could be made (then `body` never runs).
+/// Starts `body` on a new detached pthread (the HTTP server's watchdog and background
+/// `MHD_stop_daemon`, the delivery of pending notifications); false when no thread could be made
+/// (then `body` never runs).
 @discardableResult
-func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+public func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box: @unchecked Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
