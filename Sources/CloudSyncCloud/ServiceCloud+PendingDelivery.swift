@@ -1,4 +1,7 @@
 import CloudSyncCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Delivering pending record changes (`PendingRecordChange`) to the devices' queues.
 ///
@@ -12,6 +15,14 @@ import CloudSyncCore
 extension ServiceCloud {
     /// Changes read from the pending queue at once.
     static let pendingBatch = 32
+    /// How long the background thread lets changes gather before it delivers them.
+    static let gatherNanoseconds = 5_000_000
+
+    private func sleepNanoseconds(_ nanoseconds: Int) {
+        var request = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
 
     /// Delivers every pending record change of `container` (logging, not throwing, a failure).
     func deliverPendingChanges(in container: String) {
@@ -62,7 +73,12 @@ extension ServiceCloud {
             for container in containers { deliverPendingChanges(in: container) }
         case .startWorker:
             let started = startDetachedThread { [self] in
-                while let containers = pendingDelivery.nextForWorker() {
+                // Below the threads that answer requests: delivery waits, a writer's client does not.
+                lowerThisThreadsPriority()
+                while true {
+                    // A few milliseconds to gather the changes of a burst into one delivery.
+                    sleepNanoseconds(Self.gatherNanoseconds)
+                    guard let containers = pendingDelivery.nextForWorker() else { break }
                     for container in containers { deliverPendingChanges(in: container) }
                 }
             }
@@ -73,6 +89,12 @@ extension ServiceCloud {
                 }
             }
         }
+    }
+
+    /// Gives the calling thread a nice value of 10: on Linux the nice value is per thread, and
+    /// `setpriority(PRIO_PROCESS, 0, …)` changes the calling thread's only.
+    private func lowerThisThreadsPriority() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     }
 
     /// How this process delivers the record changes it writes: `.afterCommit` (the default, on the
