@@ -39,6 +39,7 @@ __cloudsync_table() {
     'store revert') opts='--database' valopts='--database' ;;
     'kv') subs='get set delete list sync' ;;
     'kv set') opts='--type --file' valopts='--type --file' ;;
+    'kv list') opts='--all' ;;
     'subscribe') subs='create list delete listen init unregister' ;;
     'subscribe create') opts='--database --zone --query --where --arg --fires-on --once --id --silent --alert --desired-keys --owner' valopts='--database --zone --query --where --arg --fires-on --id --alert --desired-keys --owner' ;;
     'subscribe list') opts='--database' valopts='--database' ;;

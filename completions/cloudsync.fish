@@ -233,7 +233,7 @@ complete -c cloudsync -f
 complete -c cloudsync -l account -x -d 'Act as this account (env CLOUDSYNC_ACCOUNT; default \'default\').'
 complete -c cloudsync -l device -x -d 'Act as this device of the account (env CLOUDSYNC_DEVICE; default the short host name).'
 complete -c cloudsync -l container -x -d 'Use this container (env CLOUDSYNC_CONTAINER; default iCloud.com.example.App).'
-complete -c cloudsync -l environment -x -a 'development production' -d 'Use the container\'s development or production environment (env CLOUDSYNC_ENVIRONMENT; default development). One of: development, production.'
+complete -c cloudsync -l environment -x -a 'development production' -d 'Use the container\'s development or production environment (env CLOUDSYNC_ENVIRONMENT; default development).'
 complete -c cloudsync -l cloud -x -d 'The cloud to talk to, sqlite:///path, postgres://... or http(s)://HOST:PORT of \'cloudsync serve\' (env CLOUDSYNC_CLOUD; default sqlite://<home>/cloud.sqlite).'
 complete -c cloudsync -l home -r -F -d 'Where local state lives (env CLOUDSYNC_HOME; default $XDG_DATA_HOME/cloudsync).'
 complete -c cloudsync -l json -d 'Print JSON on stdout (NDJSON for streams) and JSON errors on stderr (env CLOUDSYNC_JSON).'
@@ -272,15 +272,15 @@ complete -c cloudsync -n '__cloudsync_arg \'zone\' 0' -a 'delete' -d 'Delete zon
 
 # cloudsync zone create
 complete -c cloudsync -n '__cloudsync_at \'zone create\'' -l atomic -d 'Make modify calls in the zone all-or-nothing.'
-complete -c cloudsync -n '__cloudsync_at \'zone create\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'zone create\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 
 # cloudsync zone list
-complete -c cloudsync -n '__cloudsync_at \'zone list\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'zone list\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 
 # cloudsync zone delete
 complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -s y -l yes -d 'Do not ask for confirmation (required without a terminal).'
 complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -l purge -d 'Delete as the user would in iCloud settings (userDeletedZone).'
-complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'zone delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 complete -c cloudsync -n '__cloudsync_arg \'zone delete\' 0 rest' -a '(__cloudsync_live)' -d 'Zone name.'
 
 # cloudsync record
@@ -290,46 +290,46 @@ complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'delete' -d 'Delete r
 complete -c cloudsync -n '__cloudsync_arg \'record\' 0' -a 'query' -d 'Query records of a type with a predicate.'
 
 # cloudsync record save
-complete -c cloudsync -n '__cloudsync_at \'record save\'' -s f -l field -x -d 'A field (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -s f -l field -x -d 'A field (repeatable). VALUE @FILE reads a file, @- stdin.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l fields-json -r -F -d 'Fields as a JSON object {name: {value, type}}; - for stdin.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l change-tag -x -d 'The change tag of the version being replaced.'
-complete -c cloudsync -n '__cloudsync_at \'record save\'' -l policy -x -a 'if-unchanged changed-keys all-keys' -d 'if-unchanged (default), changed-keys or all-keys. One of: if-unchanged, changed-keys, all-keys.'
-complete -c cloudsync -n '__cloudsync_at \'record save\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l policy -x -a 'if-unchanged changed-keys all-keys' -d 'if-unchanged (default), changed-keys or all-keys.'
+complete -c cloudsync -n '__cloudsync_at \'record save\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 complete -c cloudsync -n '__cloudsync_at \'record save\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_arg \'record save\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'record save\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
 
 # cloudsync record get
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
-complete -c cloudsync -n '__cloudsync_at \'record get\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record get\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_at \'record get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
 complete -c cloudsync -n '__cloudsync_arg \'record get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync record delete
 complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
-complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 complete -c cloudsync -n '__cloudsync_at \'record delete\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_arg \'record delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync record query
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l where -x -d 'Filter (default TRUEPREDICATE).'
-complete -c cloudsync -n '__cloudsync_at \'record query\'' -l arg -x -d 'Value for the next %@ (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l arg -x -d 'Value for the next %@ (repeatable).'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l sort -x -d 'Sort by fields; - for descending.'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l limit -x -d 'Records per page (default 100).'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l continuation -x -d 'Continue after a previous page.'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l all -d 'Follow continuation markers to the last page.'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default _defaultZone).'
-complete -c cloudsync -n '__cloudsync_at \'record query\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public. One of: private, shared, public.'
+complete -c cloudsync -n '__cloudsync_at \'record query\'' -l database -x -a 'private shared public' -d 'Database: private (default), shared or public.'
 complete -c cloudsync -n '__cloudsync_at \'record query\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 complete -c cloudsync -n '__cloudsync_arg \'record query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 
 # cloudsync fetch-changes
-complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l zone -x -a '(__cloudsync_live)' -d 'Fetch only this zone (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l zone -x -a '(__cloudsync_live)' -d 'Fetch only this zone (repeatable).'
 complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l reset -d 'Ignore stored tokens and rebuild the cache.'
 complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l limit -x -d 'Records per page (default 2000).'
-complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l database -x -a 'private shared' -d 'private (default) or shared. One of: private, shared.'
+complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l database -x -a 'private shared' -d 'private (default) or shared.'
 complete -c cloudsync -n '__cloudsync_at \'fetch-changes\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 
 # cloudsync store
@@ -347,45 +347,45 @@ complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'import' -d 'Read NDJS
 complete -c cloudsync -n '__cloudsync_arg \'store\' 0' -a 'revert' -d 'Drop this device\'s pending changes to public records and take the cloud\'s version.'
 
 # cloudsync store put
-complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). VALUE @FILE reads a file, @- stdin. Can be repeated.'
-complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field to remove (repeatable). Can be repeated.'
-complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -s f -l field -x -d 'A field to set (repeatable). VALUE @FILE reads a file, @- stdin.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field to remove (repeatable).'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable).'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
-complete -c cloudsync -n '__cloudsync_at \'store put\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
 
 # cloudsync store get
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l asset-dir -r -F -d 'Write the record\'s assets (and BYTES values) to DIR, one file per checksum.'
-complete -c cloudsync -n '__cloudsync_at \'store get\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store get\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_at \'store get\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store get\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store delete
 complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
-complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_at \'store delete\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store delete\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync store query
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l where -x -d 'Filter (default TRUEPREDICATE).'
-complete -c cloudsync -n '__cloudsync_at \'store query\'' -l arg -x -d 'Value for the next %@ (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l arg -x -d 'Value for the next %@ (repeatable).'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l sort -x -d 'Sort by fields; - for descending.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l limit -x -d 'At most N records.'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
-complete -c cloudsync -n '__cloudsync_at \'store query\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store query\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_at \'store query\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 complete -c cloudsync -n '__cloudsync_arg \'store query\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 
 # cloudsync store history
 complete -c cloudsync -n '__cloudsync_at \'store history\'' -l since -x -d 'Only transactions after ID.'
 complete -c cloudsync -n '__cloudsync_at \'store history\'' -l limit -x -d 'At most N transactions (default 100).'
-complete -c cloudsync -n '__cloudsync_at \'store history\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store history\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 
 # cloudsync store status
-complete -c cloudsync -n '__cloudsync_at \'store status\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store status\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 
 # cloudsync store sync
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l download-only -d 'Only pull; leave local changes pending.'
@@ -393,23 +393,23 @@ complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l batch-size -x -d 'Re
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
-complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_at \'store sync\'' -l full-scan -d 'With --database public: scan every mirrored type in full now, to find records deleted upstream.'
-complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
+complete -c cloudsync -n '__cloudsync_arg \'store sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account.'
 
 # cloudsync store config
-complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data shared-zones public-types public-scan-interval' -d 'merge-policy, force-data, shared-zones, public-types or public-scan-interval. One of: merge-policy, force-data, shared-zones, public-types, public-scan-interval.'
+complete -c cloudsync -n '__cloudsync_arg \'store config\' 0' -a 'merge-policy force-data shared-zones public-types public-scan-interval' -d 'merge-policy, force-data, shared-zones, public-types or public-scan-interval.'
 
 # cloudsync store conflicts
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l unresolved -d 'Only conflicts still waiting.'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l limit -x -d 'At most N entries (default 50).'
-complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_at \'store conflicts\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
 
 # cloudsync store export
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l zone -x -a '(__cloudsync_live)' -d 'Only this zone (default: every zone).'
 complete -c cloudsync -n '__cloudsync_at \'store export\'' -l type -x -a '(__cloudsync_live)' -d 'Only records of this type.'
-complete -c cloudsync -n '__cloudsync_at \'store export\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store export\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 
 # cloudsync store import
 complete -c cloudsync -n '__cloudsync_at \'store import\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
@@ -417,7 +417,7 @@ complete -c cloudsync -n '__cloudsync_at \'store import\'' -l batch-size -x -d '
 complete -c cloudsync -n '__cloudsync_arg \'store import\' 0' -F -d 'NDJSON file; - for stdin.'
 
 # cloudsync store revert
-complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you). One of: private, public, shared.'
+complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_arg \'store revert\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
 
 # cloudsync kv
@@ -431,7 +431,7 @@ complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'sync' -d 'Push pending w
 complete -c cloudsync -n '__cloudsync_arg \'kv get\' 0' -a '(__cloudsync_live)' -d 'The key.'
 
 # cloudsync kv set
-complete -c cloudsync -n '__cloudsync_at \'kv set\'' -l type -x -a 'string number bool data json' -d 'string (default), number, bool, data (base64) or json. One of: string, number, bool, data, json.'
+complete -c cloudsync -n '__cloudsync_at \'kv set\'' -l type -x -a 'string number bool data json' -d 'string (default), number, bool, data (base64) or json.'
 complete -c cloudsync -n '__cloudsync_at \'kv set\'' -l file -r -F -d 'Read the value from a file (- for stdin); data is taken raw.'
 complete -c cloudsync -n '__cloudsync_arg \'kv set\' 0' -a '(__cloudsync_live)' -d 'The key (at most 64 bytes).'
 
@@ -439,6 +439,7 @@ complete -c cloudsync -n '__cloudsync_arg \'kv set\' 0' -a '(__cloudsync_live)' 
 complete -c cloudsync -n '__cloudsync_arg \'kv delete\' 0' -a '(__cloudsync_live)' -d 'The key.'
 
 # cloudsync kv list
+complete -c cloudsync -n '__cloudsync_at \'kv list\'' -s a -l all -d 'Also list the keys cloudsync keeps for itself (cloudsync.*, such as the wrapped data key).'
 
 # cloudsync kv sync
 
@@ -455,7 +456,7 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l database -x -a
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l zone -x -a '(__cloudsync_live)' -d 'A zone subscription on ZONE; for --query, limit it to ZONE.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l query -x -a '(__cloudsync_live)' -d 'A query subscription on records of TYPE.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l where -x -d 'With --query: which records (default TRUEPREDICATE).'
-complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l arg -x -d 'Value for the next %@ of --where (repeatable). Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l arg -x -d 'Value for the next %@ of --where (repeatable).'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l fires-on -x -d 'With --query: create,update,delete or a part of it (default all three).'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l once -d 'With --query: delete the subscription after it fired once.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l id -x -d 'The subscription ID (default: a new random UUID).'
@@ -465,7 +466,7 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l desired-keys -
 complete -c cloudsync -n '__cloudsync_at \'subscribe create\'' -l owner -x -d 'With --database shared: the account (login or userRecordName) that shared the zone.'
 
 # cloudsync subscribe list
-complete -c cloudsync -n '__cloudsync_at \'subscribe list\'' -l database -x -a 'private shared public' -d 'Only this database (repeatable). One of: private, shared, public. Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe list\'' -l database -x -a 'private shared public' -d 'Only this database (repeatable). One of: private, shared, public.'
 
 # cloudsync subscribe delete
 complete -c cloudsync -n '__cloudsync_at \'subscribe delete\'' -l database -x -a 'private shared public' -d 'The database of the subscriptions. One of: private, shared, public.'
@@ -477,8 +478,8 @@ complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l timeout -x -d 
 complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l exec -x -d 'Run COMMAND (through /bin/sh -c) once per notification.'
 
 # cloudsync subscribe init
-complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l zone -x -d 'A zone the app keeps its records in (repeatable). Can be repeated.'
-complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l database -x -a 'private shared' -d 'Subscribe to this database: private or shared (repeatable; default both). One of: private, shared. Can be repeated.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l zone -x -d 'A zone the app keeps its records in (repeatable).'
+complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l database -x -a 'private shared' -d 'Subscribe to this database: private or shared (repeatable; default both).'
 complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l verify -d 'Ask the cloud what exists and re-create what is missing.'
 
 # cloudsync subscribe unregister
@@ -495,11 +496,11 @@ complete -c cloudsync -n '__cloudsync_arg \'share\' 0' -a 'list' -d 'List the sh
 # cloudsync share create
 complete -c cloudsync -n '__cloudsync_at \'share create\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
 complete -c cloudsync -n '__cloudsync_at \'share create\'' -l title -x -d 'What participants see (default: the zone\'s name).'
-complete -c cloudsync -n '__cloudsync_at \'share create\'' -l public-permission -x -a 'none read-only read-write' -d 'What anyone with the URL may accept: none (default), read-only or read-write. One of: none, read-only, read-write.'
+complete -c cloudsync -n '__cloudsync_at \'share create\'' -l public-permission -x -a 'none read-only read-write' -d 'What anyone with the URL may accept: none (default), read-only or read-write.'
 
 # cloudsync share add
 complete -c cloudsync -n '__cloudsync_at \'share add\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
-complete -c cloudsync -n '__cloudsync_at \'share add\'' -l permission -x -a 'read-only read-write' -d 'read-only (default) or read-write. One of: read-only, read-write.'
+complete -c cloudsync -n '__cloudsync_at \'share add\'' -l permission -x -a 'read-only read-write' -d 'read-only (default) or read-write.'
 
 # cloudsync share remove
 complete -c cloudsync -n '__cloudsync_at \'share remove\'' -l zone -x -a '(__cloudsync_live)' -d 'The shared zone.'
@@ -597,11 +598,11 @@ complete -c cloudsync -n '__cloudsync_arg \'message\' 0' -a 'delete' -d 'Delete 
 complete -c cloudsync -n '__cloudsync_at \'message send\'' -l file -r -F -d 'Send the bytes of FILE.'
 
 # cloudsync message inbox
-complete -c cloudsync -n '__cloudsync_at \'message inbox\'' -l since -x -d 'Only messages sent after TIME (ISO 8601, or ms since the epoch).'
+complete -c cloudsync -n '__cloudsync_at \'message inbox\'' -l since -x -d 'Only messages sent after TIME (ISO 8601, @epoch-seconds or epoch milliseconds).'
 complete -c cloudsync -n '__cloudsync_at \'message inbox\'' -l limit -x -d 'Only the N most recent messages.'
 
 # cloudsync message outbox
-complete -c cloudsync -n '__cloudsync_at \'message outbox\'' -l since -x -d 'Only messages sent after TIME (ISO 8601, or ms since the epoch).'
+complete -c cloudsync -n '__cloudsync_at \'message outbox\'' -l since -x -d 'Only messages sent after TIME (ISO 8601, @epoch-seconds or epoch milliseconds).'
 complete -c cloudsync -n '__cloudsync_at \'message outbox\'' -l limit -x -d 'Only the N most recent messages.'
 
 # cloudsync message read
@@ -624,8 +625,8 @@ complete -c cloudsync -n '__cloudsync_arg \'otp\' 0' -a 'sync' -d 'Sync tokens n
 # cloudsync otp add
 complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l issuer -x -d 'The service (GitHub).'
 complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l account-name -x -d 'The account at the service (alice@example.com). (--account chooses the cloudsync account.)'
-complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l type -x -a 'totp hotp steam' -d 'totp (default), hotp or steam. One of: totp, hotp, steam.'
-complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l algorithm -x -a 'SHA1 SHA256 SHA512' -d 'SHA1 (default), SHA256 or SHA512. One of: SHA1, SHA256, SHA512.'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l type -x -a 'totp hotp steam' -d 'totp (default), hotp or steam.'
+complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l algorithm -x -a 'SHA1 SHA256 SHA512' -d 'SHA1 (default), SHA256 or SHA512.'
 complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l digits -x -d 'Code length, 6 (default) to 8.'
 complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l period -x -d 'TOTP step length (default 30).'
 complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l counter -x -d 'HOTP: the next counter to use (default 0).'
@@ -634,7 +635,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l secret-file -r -F -d 'R
 complete -c cloudsync -n '__cloudsync_at \'otp add\'' -l generate -d 'Make a new random secret instead of reading one.'
 
 # cloudsync otp code
-complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l at -x -d 'The code at TIME (ISO 8601, or @epoch-seconds) instead of now.'
+complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l at -x -d 'The code at TIME (ISO 8601, @epoch-seconds or epoch milliseconds) instead of now.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l next -x -d 'Also print the N codes that follow.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -l exact -d 'Refuse a QUERY that matches more than one token instead of printing each one\'s code.'
 complete -c cloudsync -n '__cloudsync_at \'otp code\'' -s c -l clip -d 'Copy the code to the clipboard (cleared after 45 s) instead of printing it.'
@@ -642,7 +643,7 @@ complete -c cloudsync -n '__cloudsync_arg \'otp code\' 0' -a '(__cloudsync_live)
 
 # cloudsync otp verify
 complete -c cloudsync -n '__cloudsync_at \'otp verify\'' -l window -x -d 'Steps (TOTP) or counters (HOTP) of tolerance, 0 to 100 (default 1).'
-complete -c cloudsync -n '__cloudsync_at \'otp verify\'' -l at -x -d 'Verify as at TIME (ISO 8601, or @epoch-seconds) instead of now.'
+complete -c cloudsync -n '__cloudsync_at \'otp verify\'' -l at -x -d 'Verify as at TIME (ISO 8601, @epoch-seconds or epoch milliseconds) instead of now.'
 complete -c cloudsync -n '__cloudsync_arg \'otp verify\' 1' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp list
@@ -661,13 +662,13 @@ complete -c cloudsync -n '__cloudsync_at \'otp remove\'' -s y -l yes -d 'Do not 
 complete -c cloudsync -n '__cloudsync_arg \'otp remove\' 0 rest' -a '(__cloudsync_live)' -d 'Name, issuer, issuer:account or part of one.'
 
 # cloudsync otp import
-complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l format -x -a 'uri aegis 2fas andotp bitwarden proton' -d 'Skip detection: uri, aegis, 2fas, andotp, bitwarden or proton. One of: uri, aegis, 2fas, andotp, bitwarden, proton.'
+complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l format -x -a 'uri aegis 2fas andotp bitwarden proton' -d 'Skip detection: uri, aegis, 2fas, andotp, bitwarden or proton.'
 complete -c cloudsync -n '__cloudsync_at \'otp import\'' -l password-file -r -F -d 'The password of an encrypted Aegis vault.'
 complete -c cloudsync -n '__cloudsync_at \'otp import\'' -s n -l dry-run -d 'Report what would be imported; store nothing.'
 complete -c cloudsync -n '__cloudsync_arg \'otp import\' 0' -F -d 'The export file, or - for stdin.'
 
 # cloudsync otp export
-complete -c cloudsync -n '__cloudsync_at \'otp export\'' -l format -x -a 'uri aegis migration' -d 'uri (default), aegis or migration. One of: uri, aegis, migration.'
+complete -c cloudsync -n '__cloudsync_at \'otp export\'' -l format -x -a 'uri aegis migration' -d 'uri (default), aegis or migration.'
 complete -c cloudsync -n '__cloudsync_at \'otp export\'' -l qr -d 'Draw each URI as a QR code (uri and migration formats).'
 complete -c cloudsync -n '__cloudsync_at \'otp export\'' -s o -l output -r -F -d 'Write to FILE (mode 0600) instead of stdout.'
 complete -c cloudsync -n '__cloudsync_arg \'otp export\' 0 rest' -a '(__cloudsync_live)' -d 'Export only these tokens (default: all).'
@@ -678,7 +679,7 @@ complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l batch-size -x -d 'Reco
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l force-data -d 'Send BYTES fields inline this time instead of as assets.'
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -l delete-cloud-data -d 'With off: delete the store\'s own zones from the cloud (its default zone and zones its syncs made; never a zone made otherwise, e.g. by zone create).'
 complete -c cloudsync -n '__cloudsync_at \'otp sync\'' -s y -l yes -d 'With --delete-cloud-data: do not ask.'
-complete -c cloudsync -n '__cloudsync_arg \'otp sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account. One of: on, off.'
+complete -c cloudsync -n '__cloudsync_arg \'otp sync\' 0' -a 'on off' -d 'on or off: turn sync on or off for the account.'
 
 # cloudsync serve
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l listen -x -d 'Address to listen on (default 127.0.0.1:8080; port 0 picks one).'

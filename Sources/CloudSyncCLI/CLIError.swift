@@ -24,6 +24,9 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     case permissionDenied(String)
     /// A bug or unexpected condition (exit 70).
     case internalError(String)
+    /// A local file or folder cannot be created, read or written (exit 74): an unwritable home,
+    /// a full disk. Not the cloud's fault, so never 69.
+    case ioError(String)
     /// Exit with this status without printing anything (the command already reported).
     case exit(Int32)
 
@@ -39,6 +42,7 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tempFailure: ExitCode.tempFailure.rawValue
         case .permissionDenied: ExitCode.permissionDenied.rawValue
         case .internalError: ExitCode.internalError.rawValue
+        case .ioError: ExitCode.ioError.rawValue
         case .exit(let code): code
         }
     }
@@ -47,7 +51,7 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .usage(let m), .setting(let m), .badInput(let m), .notFound(let m), .conflict(let m), .failed(let m),
-             .unavailable(let m), .tempFailure(let m), .permissionDenied(let m), .internalError(let m):
+             .unavailable(let m), .tempFailure(let m), .permissionDenied(let m), .internalError(let m), .ioError(let m):
             m
         case .exit:
             ""
@@ -65,6 +69,7 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tempFailure: "TRY_AGAIN_LATER"
         case .permissionDenied: "ACCESS_DENIED"
         case .internalError: "INTERNAL_ERROR"
+        case .ioError: "IO_ERROR"
         }
     }
 

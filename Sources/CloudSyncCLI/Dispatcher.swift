@@ -84,7 +84,15 @@ public struct Dispatcher: Sendable {
         into it, one per line (see 'cloudsync help repl').
         """ }
 
+    /// The root page's examples: the most used commands (the short `cloudsync --help` shows
+    /// them under the families).
     static let examples = [
+        Example("cloudsync zone create Notes", "Make a zone that tracks changes."),
+        Example("cloudsync record save Note n1 --zone Notes --field title=Hello", "Save a record in the cloud."),
+        Example("cloudsync --device phone fetch-changes", "Fetch what changed since this device last asked."),
+        Example("cloudsync store put Todo milk --field title='Buy milk'", "Change this device's local store (offline)."),
+        Example("cloudsync store sync", "Push the local store's changes and pull the others'."),
+        Example("cloudsync otp code github", "A 2FA code."),
         Example("cloudsync help -a", "List every command, plugins included."),
         Example("cloudsync --device laptop --json <command>",
                 "Run a command as the device 'laptop' and print JSON."),

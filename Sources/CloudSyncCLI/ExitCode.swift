@@ -16,6 +16,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// A bug or an unexpected condition inside cloudsync.
     case internalError = 70
+    /// A local file or folder (the home, a state file, an output file) cannot be created, read
+    /// or written (EX_IOERR).
+    case ioError = 74
     /// Try again later (rate limited, zone busy).
     case tempFailure = 75
     /// Not authenticated or not allowed.

@@ -16,13 +16,13 @@ extension FileSystem {
         var isDir = stat()
         if stat(path, &isDir) == 0 {
             guard (isDir.st_mode & S_IFMT) == S_IFDIR else {
-                throw CLIError.failed("\(path) exists and is not a folder")
+                throw CLIError.ioError("\(path) exists and is not a folder")
             }
             return
         }
         try makeDirectories(parent(of: path), mode: mode)
         if mkdir(path, mode) != 0 && errno != EEXIST {
-            throw CLIError.failed("cannot create folder \(path): \(String(cString: strerror(errno)))")
+            throw CLIError.ioError("cannot create folder \(path): \(String(cString: strerror(errno)))")
         }
     }
 }

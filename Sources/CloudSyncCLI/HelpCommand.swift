@@ -81,7 +81,9 @@ extension Invocation {
         return 0
     }
 
-    /// `help -a`: the builtin commands and the plugins, as a table or as JSON.
+    /// `help -a`: the whole root page (every command, the global options, exit statuses,
+    /// environment and files, as `man cloudsync`) and the plugins; as JSON the commands and
+    /// plugins.
     private func listAll() {
         let builtins = root.visibleSubcommands
         let plugins = PluginLocator(environment: environment).all().filter { root.subcommand(named: $0.name) == nil }
@@ -93,27 +95,11 @@ extension Invocation {
             return
         }
         let renderer = HelpRenderer()
-        var lines: [String] = []
-        let usage = UsageFormatter().forms(for: root, path: [Dispatcher.programName], prefixWidth: 7)
-        for (index, form) in usage.enumerated() {
-            for (number, line) in form.enumerated() {
-                lines.append((number > 0 ? "       " : (index == 0 ? "usage: " : "   or: ")) + line)
-            }
-        }
-        lines.append("")
-        lines.append("Builtin commands")
-        lines += TextWrapper.twoColumns(builtins.map { ($0.name, $0.abstract) }, column: renderer.descriptionColumn,
-                                        width: renderer.width)
-        lines.append("")
-        lines.append("Plugins on $CLOUDSYNC_EXEC_PATH and $PATH")
-        if plugins.isEmpty {
-            lines.append("  (none)")
-        } else {
-            lines += TextWrapper.twoColumns(plugins.map { (TerminalEscaping.escapeValue($0.name), TerminalEscaping.escapeValue($0.path)) }, column: renderer.descriptionColumn,
-                                            width: renderer.width)
-        }
-        lines.append("")
-        lines.append("See '\(Dispatcher.programName) help <command>' to read about a command.")
-        Pager.show(.text(lines.joined(separator: "\n") + "\n"), output: output, environment: environment)
+        let pluginLines = plugins.isEmpty ? ["  (none)"]
+            : TextWrapper.twoColumns(plugins.map { (TerminalEscaping.escapeValue($0.name), TerminalEscaping.escapeValue($0.path)) },
+                                     column: renderer.descriptionColumn, width: renderer.width)
+        let page = renderer.render(root, path: [Dispatcher.programName], full: true,
+                                   extra: [("PLUGINS ON $CLOUDSYNC_EXEC_PATH AND $PATH", pluginLines)])
+        Pager.show(.text(page), output: output, environment: environment)
     }
 }

@@ -19,8 +19,14 @@ public struct HelpRenderer: Sendable {
     /// - Parameters:
     ///   - spec: the command (or the root command, whose options are the global options).
     ///   - path: the words that invoke it, starting with the program name: `["cloudsync", "zone"]`.
-    public func render(_ spec: CommandSpec, path: [String]) -> String {
+    ///   - full: for the root, the whole page (`help -a`, as the man page): description, global
+    ///     options, exit status, environment and files. Without it the root page is short, as
+    ///     git's: the command families and the most used commands (its examples).
+    ///   - extra: sections added before the footer (`help -a`'s plugins).
+    public func render(_ spec: CommandSpec, path: [String], full: Bool = false,
+                       extra: [(String, [String])] = []) -> String {
         let isRoot = path.count <= 1
+        let brief = isRoot && !full
         let command = path.joined(separator: " ")
         var lines: [String] = []
         func section(_ title: String, _ body: [String]) {
@@ -36,19 +42,19 @@ public struct HelpRenderer: Sendable {
         let usage = UsageFormatter(width: width).forms(for: spec, path: path, prefixWidth: 2)
         section("USAGE", usage.flatMap { $0.map { "  " + $0 } })
 
-        if !spec.discussion.isEmpty {
+        if !spec.discussion.isEmpty && !brief {
             section("DESCRIPTION", TextWrapper.wrapParagraphs(spec.discussion, width: width, indent: 2))
         }
 
         let subcommands = spec.visibleSubcommands
         section(isRoot ? "COMMANDS" : "SUBCOMMANDS",
-                TextWrapper.twoColumns(subcommands.map { ($0.name, $0.abstract) }, column: descriptionColumn,
-                                       width: width))
+                TextWrapper.twoColumns(subcommands.map { ($0.name, $0.abstract) },
+                                       column: brief ? Self.briefCommandColumn : descriptionColumn, width: width))
 
         section("ARGUMENTS", TextWrapper.twoColumns(spec.arguments.map { (UsageFormatter.argumentWord($0), Self.argumentHelp($0)) },
                                                     column: descriptionColumn, width: width))
 
-        section(isRoot ? "GLOBAL OPTIONS" : "OPTIONS", optionRows(spec.visibleOptions))
+        if !brief { section(isRoot ? "GLOBAL OPTIONS" : "OPTIONS", optionRows(spec.visibleOptions)) }
 
         if !spec.examples.isEmpty {
             var body: [String] = []
@@ -60,7 +66,7 @@ public struct HelpRenderer: Sendable {
             section("EXAMPLES", body)
         }
 
-        if isRoot {
+        if isRoot && !brief {
             // The program-wide facts, as the man pages show them (ManualFacts).
             for (title, entries) in [("EXIT STATUS", ManualFacts.exitStatuses), ("ENVIRONMENT", ManualFacts.environment),
                                      ("FILES", ManualFacts.files)] {
@@ -69,10 +75,14 @@ public struct HelpRenderer: Sendable {
             }
         }
 
+        for (title, body) in extra { section(title, body) }
+
         lines.append("")
-        if isRoot {
-            lines += TextWrapper.wrap("See '\(command) help <command>' to read about a command, and '\(command) help -a' for every command, plugins included.",
+        if brief {
+            lines += TextWrapper.wrap("See '\(command) help <command>' to read about a command, and '\(command) help -a' (or 'man \(command)') for the global options, plugins, exit statuses, environment and files.",
                                       width: width, indent: 0)
+        } else if isRoot {
+            lines += TextWrapper.wrap("See '\(command) help <command>' to read about a command.", width: width, indent: 0)
         } else {
             let program = path.first ?? Dispatcher.programName
             if !subcommands.isEmpty {
@@ -95,23 +105,33 @@ public struct HelpRenderer: Sendable {
         return TextWrapper.twoColumns(rows, column: descriptionColumn, width: width)
     }
 
+    /// Where the abstracts start in the short root page's command list: the longest family
+    /// name and two spaces, so most abstracts fit on their line.
+    static let briefCommandColumn = 17
+
     /// The help text of an option as help and man pages show it: its sentence, the allowed
-    /// values and whether it repeats.
+    /// values and whether it repeats, each said once (a sentence that already names every
+    /// value gets no "One of:"; one that says "(repeatable)" itself gets no "Can be repeated.").
     static func optionHelp(_ option: OptionSpec) -> String {
         var help = option.help
-        if case .values(let allowed) = option.completion {
-            help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
+        if case .values(let allowed) = option.completion { help = withAllowedValues(help, allowed) }
+        if option.repeatable && !help.lowercased().contains("repeatable") {
+            help += (help.isEmpty ? "" : " ") + "Can be repeated."
         }
-        if option.repeatable { help += (help.isEmpty ? "" : " ") + "Can be repeated." }
         return help
     }
 
     /// The help text of a positional argument as help and man pages show it.
     static func argumentHelp(_ argument: ArgumentSpec) -> String {
         var help = argument.help
-        if case .values(let allowed) = argument.completion {
-            help += (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
-        }
+        if case .values(let allowed) = argument.completion { help = withAllowedValues(help, allowed) }
         return help
+    }
+
+    /// `help` and "One of: a, b." unless `help` names every allowed value already.
+    static func withAllowedValues(_ help: String, _ allowed: [String]) -> String {
+        let words = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }).map(String.init))
+        if !allowed.isEmpty && allowed.allSatisfy(words.contains) { return help }
+        return help + (help.isEmpty ? "" : " ") + "One of: " + allowed.joined(separator: ", ") + "."
     }
 }

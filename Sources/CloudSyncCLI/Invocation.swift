@@ -131,7 +131,8 @@ struct Invocation {
         }
     }
 
-    /// `cloudsync: 'NAME' is not a cloudsync command. See 'cloudsync help -a'.` and a suggestion.
+    /// `cloudsync: error: 'NAME' is not a cloudsync command. See 'cloudsync help -a'.` and a
+    /// suggestion: an error like every other, with its prefix.
     func unknownCommand(_ name: String) -> Int32 {
         let program = Dispatcher.programName
         let candidates = root.visibleSubcommands.map(\.name)
@@ -141,8 +142,8 @@ struct Invocation {
             let reason = "'\(name)' is not a \(program) command. See '\(program) help -a'."
             output.jsonError(CLIError.usage(reason + (hint.map { "\n" + $0 } ?? "")).jsonDocument)
         } else {
-            let text: TerminalText = "\(program): '\(name)' is not a \(program) command. See '\(program) help -a'.\n"
-            output.writeError(text.appending(hint.map { "\($0)\n" } ?? ""))
+            output.error("'\(name)' is not a \(program) command. See '\(program) help -a'.")
+            if let hint { output.writeError("\(hint)\n") }
         }
         return ExitCode.usage.rawValue
     }

@@ -26,6 +26,7 @@ public enum ManualFacts {
         case .dataError: "The input data is wrong (a malformed value, file or JSON document)."
         case .unavailable: "The cloud cannot be reached."
         case .internalError: "An internal error: a bug or an unexpected condition."
+        case .ioError: "A local file or folder (the home, a state file, an output file) cannot be created, read or written."
         case .tempFailure: "A temporary failure (rate limited, zone busy); try again later."
         case .permissionDenied: "Permission denied."
         }

@@ -13,6 +13,13 @@ public enum Prompt {
         return text == "y" || text == "yes"
     }
 
+    /// Reports a confirmation answered "no": what was kept, on stdout (stderr with `--json`, so
+    /// stdout stays JSON), without `error:`. The command then ends with status 0, as git and apt
+    /// do when the user declines: nothing failed.
+    public static func declined(_ text: TerminalText, output: Output) {
+        if output.isJSON { output.writeError(text.appending("\n")) } else { output.line(text) }
+    }
+
     /// Reads a secret from the terminal with echo off (restored even on error). Nil when stdin
     /// is not a terminal or input ended.
     public static func secret(_ question: TerminalText, output: Output) -> String? {

@@ -14,6 +14,9 @@ public enum CloudLocator: Sendable, Hashable {
     case postgres(url: String)
     case http(url: String)
 
+    /// Every form `--cloud` accepts, for the messages that refuse one.
+    public static let acceptedForms = "sqlite:///path/to/cloud.sqlite, postgres://USER@HOST/DB (or postgresql://), http://HOST:PORT or https://HOST:PORT"
+
     /// Parses a cloud URL. Malformed URLs and unknown schemes are `invalidArguments`.
     public init(parsing text: String) throws(CloudError) {
         if text.isEmpty { throw CloudError(.invalidArguments, "the cloud URL is empty") }
@@ -45,10 +48,10 @@ public enum CloudLocator: Sendable, Hashable {
         if let colon = text.firstIndex(of: ":"), !text[..<colon].isEmpty,
            text[..<colon].unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII }) {
             throw CloudError(.invalidArguments,
-                             "unsupported cloud URL scheme \(NameRules.quoted(String(text[..<colon]))); use sqlite:///path/to/cloud.sqlite")
+                             "unsupported cloud URL scheme \(NameRules.quoted(String(text[..<colon]))); use \(CloudLocator.acceptedForms)")
         }
         throw CloudError(.invalidArguments,
-                         "cloud URL \(NameRules.quoted(text)) has no scheme; use sqlite:///path/to/cloud.sqlite")
+                         "cloud URL \(NameRules.quoted(text)) has no scheme; use \(CloudLocator.acceptedForms)")
     }
 
     static func percentDecoded(_ text: String) -> String {
@@ -77,6 +80,19 @@ public enum CloudLocator: Sendable, Hashable {
         switch self {
         case .sqlite(let path):
             return path
+        case .postgres(let url), .http(let url):
+            return CloudLocator.maskingPassword(url)
+        }
+    }
+
+    /// The cloud as a URL that `--cloud` takes back: `sqlite:///abs/path` for a file (a
+    /// relative path as `sqlite:path`), the server's URL without its password.
+    public var displayURL: String {
+        switch self {
+        case .sqlite(let path):
+            // `%` is the one character the parser decodes: written as %25 it reads back.
+            let escaped = path.split(separator: "%", omittingEmptySubsequences: false).joined(separator: "%25")
+            return "sqlite:" + (path.hasPrefix("/") ? "//" : "") + escaped
         case .postgres(let url), .http(let url):
             return CloudLocator.maskingPassword(url)
         }

@@ -27,7 +27,15 @@ public final class SQLiteCloud: ServiceCloud, @unchecked Sendable {
         if error.isBusy {
             return CloudError(.serviceUnavailable, "cloud file \(path) is locked by another process", retryAfter: 1)
         }
-        return CloudError(.badDatabase, "cannot open the cloud file \(path): \(error.message)")
+        return CloudError(.badDatabase, "\(cannotOpenPrefix)\(path): \(error.message)")
+    }
+
+    private static let cannotOpenPrefix = "cannot open the cloud file "
+
+    /// True for the error of a cloud file that could not be opened or created at all (an
+    /// unwritable or missing folder): a local I/O failure, not a damaged or busy cloud.
+    public static func isFileAccessFailure(_ error: CloudError) -> Bool {
+        error.code == .badDatabase && error.reason.hasPrefix(cannotOpenPrefix)
     }
 
     /// Creates the tables of a new (or zero-length) file with a fresh random store epoch, or

@@ -26,7 +26,7 @@ extension ServiceCloud {
         return (row, token)
     }
 
-    /// The API token credential of `token`, or nil; notes its use (at most once a minute).
+    /// The API token credential of `token`, or nil; notes its use (at most once a second).
     public func authenticate(apiToken token: String) throws(CloudError) -> CredentialRow? {
         guard let row = try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .apiToken) }) else { return nil }
         try noteUsed(row)
@@ -58,7 +58,7 @@ extension ServiceCloud {
         if !deleted { throw CloudError(.unknownItem, "no token or key with ID \(NameRules.quoted(id))") }
     }
 
-    /// The credential a bearer token is, or nil; notes its use (at most once a minute).
+    /// The credential a bearer token is, or nil; notes its use (at most once a second).
     public func authenticate(token: String) throws(CloudError) -> CredentialRow? {
         let hash = Self.tokenHash(token)
         guard let row = try read({ tx in try tx.credential(secret: hash, kind: .token) }) else { return nil }
@@ -72,10 +72,11 @@ extension ServiceCloud {
         return row
     }
 
-    /// Stores when a credential was last used, when the stored time is a minute old or more.
+    /// Stores when a credential was last used, when the stored time is a second old or more
+    /// (`token list` shows each use; a token sending many requests a second writes once).
     public func noteUsed(_ row: CredentialRow) throws(CloudError) {
         let now = clock()
-        if let last = row.lastUsed, now - last < 60_000 { return }
+        if let last = row.lastUsed, now - last < 1_000 { return }
         try write { tx in try tx.setCredentialLastUsed(id: row.id, at: now) }
     }
 

@@ -129,13 +129,8 @@ public enum FieldArgument {
             }
             return .double(v)
         case .timestamp:
-            if text.hasPrefix("@"), let seconds = Int64(text.dropFirst()) {
-                let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-                guard !overflow else { throw bad("a TIMESTAMP in range") }
-                return .timestamp(ms)
-            }
-            if let ms = Int64(text) { return .timestamp(ms) }
-            if let ms = ISO8601.milliseconds(from: text) { return .timestamp(ms) }
+            if let ms = TimeInput.milliseconds(from: text) { return .timestamp(ms) }
+            if text.hasPrefix("@"), Int64(text.dropFirst()) != nil { throw bad("a TIMESTAMP in range") }
             throw bad("a TIMESTAMP (ISO 8601 like 2024-05-01T12:00:00Z, @epoch-seconds or epoch milliseconds)")
         case .bytes:
             guard let bytes = Base64.decode(text) else { throw bad("base64 BYTES") }

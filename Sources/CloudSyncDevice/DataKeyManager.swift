@@ -36,8 +36,10 @@ public struct DataKeyManager {
 
     /// The data key: from this device, else unwrapped from the cloud with the passphrase, else
     /// (for the account's first device) made, wrapped and stored. `passphrase` is asked only
-    /// when needed.
-    public func unlock(passphrase: () throws(CloudError) -> String) throws(CloudError) -> [UInt8] {
+    /// when needed; `newPassphrase` (default: `passphrase`) when the key is made, so that a
+    /// terminal can ask for it twice.
+    public func unlock(passphrase: () throws(CloudError) -> String,
+                       newPassphrase: (() throws(CloudError) -> String)? = nil) throws(CloudError) -> [UInt8] {
         if let key = try localKey() { return key }
         try keyValues.sync()
         let container = keyValues.request.container
@@ -47,7 +49,9 @@ public struct DataKeyManager {
             return key
         }
         let key = SecureRandom.bytes(AESGCM.keySize)
-        let wrapped = try wrap(key, passphrase: try passphrase())
+        let chosen: String
+        if let newPassphrase { chosen = try newPassphrase() } else { chosen = try passphrase() }
+        let wrapped = try wrap(key, passphrase: chosen)
         try keyValues.store.setKeyValue(container: container, DataKeyManager.wrappedKeyName, .json(wrapped), now: systemClock())
         try keyValues.sync()
         try SecretFile.write(keyFile, Base64.encode(key))

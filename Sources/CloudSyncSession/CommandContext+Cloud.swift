@@ -120,13 +120,45 @@ extension CloudSession {
         DataKeyManager(keyValues: try keyValueSync(), keyFile: dataKeyFile)
     }
 
-    /// The sync passphrase: `$CLOUDSYNC_PASSPHRASE`, else asked on the terminal without echo.
+    /// The sync passphrase: `$CLOUDSYNC_PASSPHRASE` (or `variable`), else asked on the terminal
+    /// without echo. None given (no variable, no terminal, or an empty answer) is a usage error
+    /// (64), as every missing secret input is.
     public func passphrase(_ question: String = "Sync passphrase: ",
-                           variable: String = "CLOUDSYNC_PASSPHRASE") throws(CloudError) -> String {
+                           variable: String = "CLOUDSYNC_PASSPHRASE") throws(CLIError) -> String {
         if let value = context.environment[variable], !value.isEmpty { return value }
         if let typed = Prompt.secret(.text(question), output: context.output), !typed.isEmpty { return typed }
-        throw CloudError(.permissionFailure,
-                         "a sync passphrase is needed: set \(variable) or run on a terminal")
+        let what = variable == "CLOUDSYNC_NEW_PASSPHRASE" ? "a new sync passphrase" : "a sync passphrase"
+        throw CLIError.usage("\(what) is needed: set \(variable) or run on a terminal")
+    }
+
+    /// A new sync passphrase, for the account's first data key: `$CLOUDSYNC_PASSPHRASE`, else
+    /// asked twice on the terminal (a typo here would lock out every other device). Different
+    /// answers are bad input (65) and nothing is made.
+    public func newPassphrase() throws(CLIError) -> String {
+        if let value = context.environment["CLOUDSYNC_PASSPHRASE"], !value.isEmpty { return value }
+        let first = try passphrase("New sync passphrase (every device of the account will ask for it): ")
+        let again = try passphrase("New sync passphrase again: ")
+        guard again == first else { throw CLIError.badInput("the two passphrases differ; no data key was made") }
+        return first
+    }
+
+    /// The data key of `manager`, unlocked (or, on the account's first device, made) with the
+    /// passphrase from `passphrase()`/`newPassphrase()`; their usage errors come out unchanged.
+    public func unlockDataKey(_ manager: DataKeyManager) throws -> [UInt8] {
+        var missing: CLIError?
+        func relay(_ ask: () throws(CLIError) -> String) throws(CloudError) -> String {
+            do { return try ask() } catch {
+                missing = error
+                throw CloudError(.permissionFailure, error.message)
+            }
+        }
+        do {
+            return try manager.unlock(passphrase: { () throws(CloudError) in try relay { () throws(CLIError) in try self.passphrase() } },
+                                      newPassphrase: { () throws(CloudError) in try relay { () throws(CLIError) in try self.newPassphrase() } })
+        } catch {
+            if let missing { throw missing }
+            throw error
+        }
     }
 
     /// The adapter for a local store: `base`, plus field encryption when any field is marked
@@ -140,7 +172,7 @@ extension CloudSession {
         if key == nil {
             let accountHasKey = try store.keyValue(container: container, DataKeyManager.wrappedKeyName) != nil
             if !marks.isEmpty || (accountHasKey && context.environment["CLOUDSYNC_PASSPHRASE"] != nil) {
-                key = try manager.unlock { () throws(CloudError) in try passphrase() }
+                key = try unlockDataKey(manager)
             }
         }
         return EncryptingAdapter(wrapping: base, encryptedFields: marks, key: key)

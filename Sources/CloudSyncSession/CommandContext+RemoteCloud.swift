@@ -12,7 +12,13 @@ extension CommandContext {
     /// `remoteToken(for:)` (and `$CLOUDSYNC_CA_FILE`, PEM certificates to trust for a server with
     /// its own certificate); the others are opened by the locator.
     public func openCloud(_ locator: CloudLocator) throws -> any CloudService {
-        guard case .http(let url) = locator else { return try locator.open() }
+        guard case .http(let url) = locator else {
+            let opened: Result<any CloudService, CloudError> = Result { () throws(CloudError) in try locator.open() }
+            if case .failure(let error) = opened, SQLiteCloud.isFileAccessFailure(error) {
+                throw CLIError.ioError(error.reason)  // a local file, not an unreachable cloud: 74
+            }
+            return try opened.get()
+        }
         let base = Self.normalizedServerURL(url)
         let token = remoteToken(for: base)
         if let token, !token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {

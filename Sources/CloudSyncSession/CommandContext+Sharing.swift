@@ -38,11 +38,19 @@ extension CloudSession {
 extension CommandContext {
     /// The request of `--database` (default `scope`) and, in the shared database, `--owner`
     /// (`writing`: for a command that writes, an owner who shares nothing with you is 77).
+    /// `ownerRequired`: the command addresses one shared zone (records), so the shared database
+    /// without `--owner` is a usage error (64), as every missing option is.
     public func databaseRequest(_ arguments: ParsedArguments, session: CloudSession,
-                                default scope: DatabaseScope = .private, writing: Bool = false) throws -> DatabaseRequest {
+                                default scope: DatabaseScope = .private, writing: Bool = false,
+                                ownerRequired: Bool = false) throws -> DatabaseRequest {
         let scope = try databaseScope(arguments, default: scope)
         let request = session.request(scope)
-        guard let owner = arguments.value("owner") else { return request }
+        guard let owner = arguments.value("owner") else {
+            if ownerRequired && scope == .shared {
+                throw CLIError.usage("the shared database holds the zones other accounts share with you: name the zone's owner with --owner OWNER")
+            }
+            return request
+        }
         guard scope == .shared else {
             throw CLIError.usage("--owner names who shared a zone in the shared database; add --database shared")
         }

@@ -85,6 +85,8 @@ public struct SyncVerb {
             } catch var error as CloudError where !wasOn {
                 error.reason += "; sync stays off"
                 throw error
+            } catch CLIError.usage(let reason) where !wasOn {
+                throw CLIError.usage(reason + "; sync stays off")  // no passphrase given: 64
             }
             if !wasOn {
                 try SyncToggle.set(true, store: store, container: container, now: now)
@@ -103,7 +105,8 @@ public struct SyncVerb {
                 }
                 guard Prompt.confirm("Delete the synced data from the cloud? Other devices keep theirs. [y/N] ",
                                      output: context.output) else {
-                    throw CLIError.failed("sync left on; nothing deleted")
+                    Prompt.declined("kept the cloud data; sync left on (nothing deleted)", output: context.output)
+                    return
                 }
             }
             try SyncToggle.set(false, store: store, container: container, now: now)
@@ -115,7 +118,10 @@ public struct SyncVerb {
                 deleted = try synchronizer.deleteCloudData()
             }
             if context.output.isJSON {
-                context.output.json(.object([("syncEnabled", .bool(false)), ("deletedZones", .array(deleted.map { .string($0) }))]))
+                let request = session.request(.private)
+                context.output.json(.object([("syncEnabled", .bool(false)), ("deletedZones", .array(deleted.map {
+                    ZoneJSON.encodeDeletion(request.zoneID($0), purged: false)  // as `zone delete` prints a deleted zone
+                }))]))
             } else {
                 context.output.line("sync is off for account \(context.settings.account); local changes keep recording")
                 for zone in deleted { context.output.line("deleted zone \(zone) from the cloud") }

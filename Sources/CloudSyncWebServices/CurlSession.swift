@@ -88,7 +88,10 @@ public final class CurlSession: Sendable {
             list = curl.slistAppend(list, "\(name): \(value)")
         }
         defer { curl.slistFree(list) }
-        let code: CURLcode = url.withCString { urlText in
+        // curl's own sentence for a failure ("Failed to connect to HOST port N …: Connection
+        // refused") says more than curl_easy_strerror's fixed text; CURL_ERROR_SIZE is 256.
+        var detail = [CChar](repeating: 0, count: 256)
+        let code: CURLcode = detail.withUnsafeMutableBufferPointer { detailBuffer in url.withCString { urlText in
             method.withCString { methodText in
                 body.withUnsafeBytes { bodyBytes in
                     _ = curl.setPointer(easy, CURLOPT_URL, urlText)
@@ -109,13 +112,17 @@ public final class CurlSession: Sendable {
                     _ = curl.setPointer(easy, CURLOPT_WRITEDATA, context)
                     _ = curl.setCallback(easy, CURLOPT_HEADERFUNCTION, ReplySink.headerCallback)
                     _ = curl.setPointer(easy, CURLOPT_HEADERDATA, context)
+                    _ = curl.setPointer(easy, CURLOPT_ERRORBUFFER, UnsafeRawPointer(detailBuffer.baseAddress))
                     return curl.perform(easy)
                 }
             }
-        }
+        } }
+        _ = curl.setPointer(easy, CURLOPT_ERRORBUFFER, nil)
         guard code == CURLE_OK else {
             if sink.overflowed { return .failure(.replyTooLarge(maxReplyBytes)) }
-            let message = curl.strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+            let detailText = detail.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let message = !detailText.isEmpty ? detailText
+                : curl.strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
             var headerBytes = 0
             _ = curl.getLong(easy, CURLINFO_HEADER_SIZE, &headerBytes)
             switch code {

@@ -51,7 +51,8 @@ public final class HTTPCloud: CloudService, Sendable {
                                         maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile)
         } catch {
             switch error {
-            case .unreachable, .library: throw CloudError(.networkUnavailable, error.description)
+            case .unreachable(let why): throw CloudError(.networkUnavailable, "cannot reach the cloud at \(CloudLocator.http(url: configuration.baseURL).displayURL): \(why)")
+            case .library: throw CloudError(.networkUnavailable, error.description)
             case .failed, .replyTooLarge: throw CloudError(.networkFailure, error.description)
             case .closedBeforeReply(_, let sent):
                 // Retried as a 503 is (RetryingCloud's try-later policy, its own backoff: a

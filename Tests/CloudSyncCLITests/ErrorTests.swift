@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func exitCodeRawValues() {
-        #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 3, 4, 64, 65, 69, 70, 75, 77])
+        #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 3, 4, 64, 65, 69, 70, 74, 75, 77])
         #expect(CLIError.usage("x").exitCode == 64)
         #expect(CLIError.conflict("x").exitCode == 4)
         #expect(CLIError.unavailable("x").exitCode == 69)

@@ -33,12 +33,12 @@ import Testing
         let result = invoke(Toy.registry(), ["zoen", "list"], environment: baseEnvironment(home: home))
         #expect(result.status == 64)
         #expect(result.stderr == """
-            cloudsync: 'zoen' is not a cloudsync command. See 'cloudsync help -a'.
+            cloudsync: error: 'zoen' is not a cloudsync command. See 'cloudsync help -a'.
             Did you mean 'zone'?
 
             """)
         let far = invoke(Toy.registry(), ["qqqqqqqq"], environment: baseEnvironment(home: home))
         #expect(far.status == 64)
-        #expect(far.stderr == "cloudsync: 'qqqqqqqq' is not a cloudsync command. See 'cloudsync help -a'.\n")
+        #expect(far.stderr == "cloudsync: error: 'qqqqqqqq' is not a cloudsync command. See 'cloudsync help -a'.\n")
     }
 }

@@ -33,8 +33,12 @@ struct MessageCommandTests {
         #expect(try fx.box("bob", "outbox").isEmpty)
         // --limit keeps the most recent; --since filters by sentAt.
         #expect(try fx.box("bob", device: "phone", extra: ["--limit", "1"]).map { $0["id"]?.stringValue } == [second])
-        let sentAt = try #require(try fx.box("bob").first?["sentAt"]?.stringValue)
-        #expect(try fx.box("bob", extra: ["--since", sentAt]).map { $0["id"]?.stringValue } == [second])
+        // sentAt is epoch milliseconds (as every time in --json); --since takes every time form.
+        let sentAt = try #require(try fx.box("bob").first?["sentAt"]?.int64Value)
+        #expect(try fx.box("bob", extra: ["--since", String(sentAt)]).map { $0["id"]?.stringValue } == [second])
+        #expect(try fx.box("bob", extra: ["--since", ISO8601.format(milliseconds: sentAt)]).map { $0["id"]?.stringValue } == [second])
+        #expect(try fx.box("bob", extra: ["--since", "@\(sentAt / 1000 - 1)"]).count == 2, "@epoch-seconds")
+        #expect(try fx.box("bob", extra: ["--since", "@\(sentAt / 1000 + 3600)"]).isEmpty, "@epoch-seconds")
         // The recipient can only hide (this device); the sender deletes from the cloud.
         let hide = fx.run("bob", ["message", "delete", first, "--json"])
         #expect(hide.status == 0)

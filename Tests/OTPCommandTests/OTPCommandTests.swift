@@ -74,7 +74,7 @@ struct OTPCommandTests {
         let cases: [([String], String, Int32, String)] = [
             (["otp", "add", "x"], "MZXW6YTB", 65, "too short"),
             (["otp", "add", "x"], "JBSW1Y3DPEHPK3PXP", 65, "not base32"),
-            (["otp", "add", "x"], "", 65, "stdin is empty"),
+            (["otp", "add", "x"], "", 64, "no secret given"),
             (["otp", "add"], rfcSecret, 64, "give the token a NAME"),
             (["otp", "add", "x", "--digits", "9"], rfcSecret, 64, "--digits must be 6 to 8"),
             (["otp", "add", "x", "--type", "motp"], rfcSecret, 64, "invalid value 'motp' for --type"),

@@ -85,8 +85,9 @@ import Testing
 
     @Test func helpOfTheRootListsExitStatusEnvironmentAndFiles() throws {
         let folder = TemporaryDirectory("man-root")
-        let help = HelpText(BinaryRunner(home: folder.path).run(["help"]).stdout)
+        let help = HelpText(BinaryRunner(home: folder.path).run(["help", "-a"]).stdout)
         #expect(help.section("EXIT STATUS")?.contains("77") == true)
+        #expect(help.section("EXIT STATUS")?.contains("74") == true)
         #expect(help.section("ENVIRONMENT")?.contains("CLOUDSYNC_HISTORY") == true)
         #expect(help.section("FILES")?.contains("$XDG_STATE_HOME/cloudsync/history") == true)
     }

@@ -78,7 +78,7 @@ struct ServeAPITokenTests {
         let malformed = call(fixture, "records/query", query: "ckAPIToken=XYZ", body: #"{"query":{"recordType":"Post"}}"#)
         #expect(malformed.status == 401 && malformed.text.contains("64 lowercase hex"), "\(malformed.text)")
         let listed = try fixture.server.run(["token", "list", "--json", "--cloud", fixture.cloud]).json()
-        let entry = try #require(listed.arrayValue?.first { $0["kind"] == .string("api-token") })
+        let entry = try #require(listed["tokens"]?.arrayValue?.first { $0["kind"] == .string("api-token") })
         #expect(entry["container"] == .string(Self.container) && entry["role"] == .string("none"), "\(entry)")
         let id = try #require(entry["id"]?.stringValue)
         #expect(fixture.server.run(["token", "revoke", id, "--cloud", fixture.cloud]).status == 0)

@@ -70,7 +70,7 @@ struct ServeAdminTests {
         #expect(fixture.server.run(["--account", "dana", "admin", "add", "carol", "--cloud", fixture.cloud]).status == 0)
         #expect(carol.run(["--account", "carol", "schema", "import", posts], device: "c").status == 0)
         let roles = fixture.server.run(["token", "list", "--json", "--cloud", fixture.cloud])
-        let listed = try #require(try roles.json().arrayValue)
+        let listed = try #require(try roles.json()["tokens"]?.arrayValue)
         #expect(listed.contains { $0["account"] == .string("ops") && $0["role"] == .string("admin") }, "\(roles.stdout)")
         #expect(listed.contains { $0["account"] == .string("carol") && $0["role"] == .string("user") }, "\(roles.stdout)")
         #expect(fixture.stop() == 0)

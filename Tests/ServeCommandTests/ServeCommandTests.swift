@@ -144,10 +144,21 @@ struct ServeCommandTests {
         let list = fixture.server.run(["token", "list", "--json", "--cloud", fixture.cloud])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(!list.stdout.contains(fixture.token))
-        let id = try list.json().arrayValue?.first?["id"]?.stringValue ?? ""
+        let id = try list.json()["tokens"]?.arrayValue?.first?["id"]?.stringValue ?? ""
         #expect(id.hasPrefix("tok_"))
         let (_, client) = fixture.client("c")
         #expect(client.run(["zone", "list"], device: "c").status == 0)
+        // Issue 30: times are epoch milliseconds, as everywhere in --json, and LAST USED moves
+        // with each use (a second apart), not only at the first.
+        func lastUsed() throws -> Int64? {
+            try fixture.server.run(["token", "list", "--json", "--cloud", fixture.cloud]).json()["tokens"]?.arrayValue?
+                .first { $0["id"]?.stringValue == id }?["lastUsed"]?.int64Value
+        }
+        let firstUse = try #require(try lastUsed())
+        #expect(try list.json()["tokens"]?.arrayValue?.first?["created"]?.int64Value ?? 0 > 1_600_000_000_000)
+        sleepSeconds(1.2)
+        #expect(client.run(["zone", "list"], device: "c").status == 0)
+        #expect(try #require(try lastUsed()) >= firstUse + 1000, "LAST USED moved with the second use")
         #expect(fixture.server.run(["token", "revoke", id, "--cloud", fixture.cloud]).status == 0)
         #expect(client.run(["zone", "list"], device: "c").status == 77)
         #expect(fixture.server.run(["token", "revoke", id, "--cloud", fixture.cloud]).status == 3)

@@ -41,7 +41,7 @@ struct DeleteCloudDataOwnershipTests {
         #expect(cli.run(["store", "sync", "on"]).status == 0)
         let off = cli.run(["store", "sync", "off", "--delete-cloud-data", "--yes", "--json"])
         #expect(off.status == 0, "\(off.stderr)")
-        let deleted = try off.json()["deletedZones"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let deleted = try off.json()["deletedZones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue } ?? []
         #expect(!deleted.contains("Notes"))
         #expect(try zones().contains("Notes"))
     }
@@ -55,7 +55,7 @@ struct DeleteCloudDataOwnershipTests {
         #expect(cli.run(["store", "sync"]).status == 0)
         #expect(try zones() == ["Notes", "Work", "_defaultZone"])
         let off = try cli.run(["store", "sync", "off", "--delete-cloud-data", "--yes", "--json"]).json()
-        #expect(off["deletedZones"]?.arrayValue?.compactMap(\.stringValue).sorted() == ["Work"],
+        #expect(off["deletedZones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue }.sorted() == ["Work"],
                 "the default zone was never made (nothing was put there); Work was")
         #expect(try zones() == ["Notes", "_defaultZone"])
         // On again: the store's zone is made again and its records uploaded; Notes untouched.

@@ -23,9 +23,10 @@ struct SyncOnCheckTests {
         } else {
             #expect(cli.run(["otp", "add", "gh"], device: "laptop", stdin: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").status == 0)
         }
-        // stdin is not a terminal and no CLOUDSYNC_PASSPHRASE: 77, and the flag stays off.
+        // stdin is not a terminal and no CLOUDSYNC_PASSPHRASE: a missing secret input (64), and
+        // the flag stays off.
         let on = cli.run(family + ["sync", "on", "--json"], device: "laptop")
-        #expect(on.status == 77)
+        #expect(on.status == 64)
         #expect(try on.errorJSON()["error"]?["reason"]?.stringValue?.contains("sync stays off") == true)
         #expect(flag("laptop") == nil)
         #expect(flag("phone") == nil)

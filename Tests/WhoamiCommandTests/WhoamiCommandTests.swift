@@ -14,7 +14,9 @@ struct WhoamiCommandTests {
         #expect(before["device"] == .string("laptop"))
         #expect(before["container"] == .string("iCloud.com.example.App"))
         #expect(before["environment"] == .string("development"))
-        #expect(before["cloud"]?.stringValue?.hasSuffix("/cloud.sqlite") == true)
+        // A URL, as --cloud takes it and the REPL shows it, not a bare path.
+        #expect(before["cloud"]?.stringValue == "sqlite://\(home.path)/cloud.sqlite", "\(before)")
+        #expect(cli.run(["--cloud", before["cloud"]?.stringValue ?? "", "zone", "list"]).status == 0, "it reads back")
         #expect(before["syncEnabled"] == .bool(false))
         #expect(before["accountSource"] == .string("$CLOUDSYNC_ACCOUNT"))
         let user = before["userRecordName"]?.stringValue ?? ""

@@ -110,17 +110,24 @@ public enum KVCommand {
                 throw CLIError.notFound("no key '\(key)' in the key-value store")
             }
             try store.setKeyValue(container: context.settings.container, key, nil, now: now())
-            if context.output.isJSON { confirm(context, "", key: key, value: nil) }
+            confirm(context, "\(key) deleted (pending until 'kv sync')", key: key, value: nil)
         })
+
+    /// The keys cloudsync keeps for itself (`cloudsync.data-key`, the wrapped data key with its
+    /// scrypt parameters): `kv list` shows them only with `--all`.
+    static let reservedPrefix = "cloudsync."
 
     static let list = CommandSpec(
         name: "list", abstract: "List keys, values and whether they are pending.",
+        options: [OptionSpec("all", short: "a", help: "Also list the keys cloudsync keeps for itself (cloudsync.*, such as the wrapped data key).")],
         examples: [
             Example("cloudsync kv list --json", "Every key, its value and whether it is pending, as JSON."),
         ],
         jsonOutput: KVJSONOutput.list,
-        run: { context, _ in
+        run: { context, arguments in
+            let all = arguments.flag("all")
             let items = try context.deviceStore().keyValues(container: context.settings.container)
+                .filter { all || !$0.key.hasPrefix(reservedPrefix) }
             if context.output.isJSON {
                 context.output.json(.object([("keys", .array(items.map { item in
                     .object([("key", .string(item.key)), ("type", .string(item.value?.typeName ?? "")),

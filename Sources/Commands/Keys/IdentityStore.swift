@@ -67,7 +67,7 @@ public struct IdentityStore {
     }
 
     func unlockedDataKey() throws -> [UInt8] {
-        try session.dataKeyManager().unlock { () throws(CloudError) in try session.passphrase() }
+        try session.unlockDataKey(session.dataKeyManager())
     }
 
     func makeKey(after previous: IdentityKey?) throws -> IdentityKey {

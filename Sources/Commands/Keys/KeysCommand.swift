@@ -44,7 +44,7 @@ public enum KeysCommand {
             let session = try context.session()
             let manager = try session.dataKeyManager()
             let existed = try manager.localKey() != nil
-            _ = try manager.unlock { () throws(CloudError) in try session.passphrase() }
+            _ = try session.unlockDataKey(manager)
             confirm(context, existed ? "the data key was already unlocked on this device" : "data key unlocked on this device")
         })
 

@@ -47,7 +47,7 @@ enum KeysIdentity {
                 context.output.json(.object([("account", .string(name)), ("userRecordName", .string(identity.userRecordName)),
                                              ("fingerprint", .string(identity.fingerprint)),
                                              ("publicKey", .string(Base64.encode(identity.publicKey.rawRepresentation))),
-                                             ("createdAt", .string(ISO8601.format(milliseconds: identity.createdAt))),
+                                             ("createdAt", .int(identity.createdAt)),
                                              ("trust", .string(standing.rawValue)),
                                              ("pinnedFingerprint", pins.pinned(identity.userRecordName).map { .string($0) } ?? .null),
                                              ("displayName", identity.user?.displayName.map { .string($0) } ?? .null)]))
@@ -160,7 +160,7 @@ enum KeysIdentity {
             context.output.json(.object([("fingerprint", .string(key.fingerprint)),
                                          ("publicKey", .string(Base64.encode(key.publicKey.rawRepresentation))),
                                          ("userRecordName", .string(account.userRecordName)), ("account", .string(account.name)),
-                                         ("createdAt", .string(ISO8601.format(milliseconds: key.createdAt))),
+                                         ("createdAt", .int(key.createdAt)),
                                          ("created", .bool(created))]))
         } else {
             if created { context.output.line("created and published a new identity key") }

@@ -7,7 +7,7 @@ import KeysCommand
 /// `cloudsync message inbox` and `message outbox`: queries on `to`/`from`, sorted by `sentAt`.
 enum MessageList {
     static let listOptions = [
-        OptionSpec("since", value: "TIME", help: "Only messages sent after TIME (ISO 8601, or ms since the epoch)."),
+        OptionSpec("since", value: "TIME", help: "Only messages sent after TIME (ISO 8601, @epoch-seconds or epoch milliseconds)."),
         OptionSpec("limit", value: "N", help: "Only the N most recent messages."),
     ]
 
@@ -34,8 +34,8 @@ enum MessageList {
     static func list(_ context: CommandContext, _ arguments: ParsedArguments, outbox: Bool) throws {
         var predicates: [Predicate] = []
         if let since = arguments.value("since") {
-            guard let ms = ISO8601.milliseconds(from: since) ?? Int64(since) else {
-                throw CLIError.usage("--since takes an ISO 8601 time (2026-01-31T12:00:00Z) or milliseconds since the epoch, not '\(since)'")
+            guard let ms = TimeInput.milliseconds(from: since) else {
+                throw CLIError.usage("--since takes \(TimeInput.forms), not '\(since)'")
             }
             predicates.append(.comparison("sentAt", .greater, .timestamp(ms)))
         }

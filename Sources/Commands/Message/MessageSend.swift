@@ -64,7 +64,7 @@ enum MessageSend {
         if context.output.isJSON {
             context.output.json(.object([("id", .string(recordName)), ("to", .string(name)),
                                          ("toUserRecordName", .string(recipient.userRecordName)),
-                                         ("sentAt", .string(ISO8601.format(milliseconds: sentAt))), ("size", .int(Int64(plaintext.count))),
+                                         ("sentAt", .int(sentAt)), ("size", .int(Int64(plaintext.count))),
                                          ("keyID", .string(recipient.fingerprint)), ("senderKeyID", .string(sender.fingerprint)),
                                          ("toDisplayName", recipient.user?.displayName.map { .string($0) } ?? .null)]))
         } else {

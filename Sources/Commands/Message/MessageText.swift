@@ -38,7 +38,7 @@ enum MessageText {
             ("id", .string(message.envelope.id)),
             ("from", .string(message.fromName)), ("fromUserRecordName", .string(message.envelope.from)),
             ("to", .string(message.toName)), ("toUserRecordName", .string(message.envelope.to)),
-            ("sentAt", .string(ISO8601.format(milliseconds: message.envelope.sentAt))),
+            ("sentAt", .int(message.envelope.sentAt)),
             ("authenticated", .bool(message.plaintext != nil)),
         ]
         if let name = message.fromDisplayName { members.append(("fromDisplayName", .string(name))) }

@@ -20,7 +20,7 @@ enum OTPCode {
             $CLOUDSYNC_CLIP_TIME seconds (45 by default) if it still holds the code, as 'pass' does.
             """,
         options: [
-            OptionSpec("at", value: "TIME", help: "The code at TIME (ISO 8601, or @epoch-seconds) instead of now."),
+            OptionSpec("at", value: "TIME", help: "The code at TIME (ISO 8601, @epoch-seconds or epoch milliseconds) instead of now."),
             OptionSpec("next", value: "N", help: "Also print the N codes that follow."),
             OptionSpec("exact", help: "Refuse a QUERY that matches more than one token instead of printing each one's code."),
             OptionSpec("clip", short: "c", help: "Copy the code to the clipboard (cleared after 45 s) instead of printing it."),

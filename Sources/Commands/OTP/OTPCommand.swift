@@ -68,17 +68,12 @@ public enum OTPCommand {
     /// day-long period and 100 steps on) then stay far inside 64-bit milliseconds.
     static let latestSeconds: Int64 = 253_402_300_799
 
-    /// `--at`: ISO 8601 (`2030-01-01T00:00:00Z`) or `@epoch-seconds`, 1970 to 9999; now when absent.
+    /// `--at`: any form of `TimeInput` (ISO 8601, `@epoch-seconds`, epoch milliseconds), 1970
+    /// to 9999; now when absent.
     static func time(_ arguments: ParsedArguments) throws -> Int64 {
         guard let text = arguments.value("at") else { return nowMilliseconds() }
-        if text.hasPrefix("@") {
-            guard let seconds = Int64(text.dropFirst()), seconds >= 0, seconds <= latestSeconds else {
-                throw CLIError.usage("--at @SECONDS needs whole seconds from 1970 to the year 9999, got '\(text)'")
-            }
-            return seconds * 1000
-        }
-        guard let ms = ISO8601.milliseconds(from: text) else {
-            throw CLIError.usage("--at takes an ISO 8601 time (2030-01-01T00:00:00Z) or @epoch-seconds, got '\(text)'")
+        guard let ms = TimeInput.milliseconds(from: text) else {
+            throw CLIError.usage("--at takes \(TimeInput.forms), got '\(text)'")
         }
         guard ms >= 0 else { throw CLIError.usage("--at must not be before 1970") }
         guard ms <= latestSeconds * 1000 + 999 else { throw CLIError.usage("--at must not be after the year 9999") }

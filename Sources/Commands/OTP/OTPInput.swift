@@ -45,15 +45,24 @@ enum OTPInput {
     }
 
     /// The secret of `otp add`: `--secret-file`, else a no-echo prompt on a terminal, else stdin.
+    /// No secret at all (an empty answer or stdin) is a usage error (64), as every missing secret
+    /// input is; a file that holds nothing is bad input (65).
     static func secret(_ context: CommandContext, file: String?) throws -> String {
-        if let file { return try singleLine(read(file), source: file == "-" ? "stdin" : file) }
+        let missing = CLIError.usage("no secret given: type it at the prompt, pipe it on stdin or use --secret-file FILE (or --generate)")
+        if let file {
+            let bytes = try read(file)
+            if file == "-" && bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw missing }
+            return try singleLine(bytes, source: file == "-" ? "stdin" : file)
+        }
         if context.isInteractive {
             guard let typed = Prompt.secret("Secret (base32) or otpauth:// URI: ", output: context.output), !typed.isEmpty else {
-                throw CLIError.badInput("no secret was typed")
+                throw missing
             }
             return typed
         }
-        return try singleLine(read("-"), source: "stdin")
+        let bytes = try read("-")
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw missing }
+        return try singleLine(bytes, source: "stdin")
     }
 
     /// A password for an encrypted import: `--password-file`, `$CLOUDSYNC_IMPORT_PASSWORD`, or a

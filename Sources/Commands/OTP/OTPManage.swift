@@ -123,7 +123,8 @@ enum OTPManage {
                 guard context.isInteractive else { throw CLIError.usage("removing tokens needs confirmation: add --yes") }
                 let names = targets.map { "'\($0.token.name)'" }.joined(separator: ", ")
                 guard Prompt.confirm("Remove \(names)? Its codes cannot be made afterwards. [y/N] ", output: context.output) else {
-                    throw CLIError.failed("nothing removed")
+                    Prompt.declined("kept \(names) (nothing removed)", output: context.output)
+                    return
                 }
             }
             let now = OTPCommand.nowMilliseconds()

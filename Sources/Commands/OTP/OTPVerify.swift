@@ -16,7 +16,7 @@ enum OTPVerify {
             """,
         options: [
             OptionSpec("window", value: "N", help: "Steps (TOTP) or counters (HOTP) of tolerance, 0 to 100 (default 1)."),
-            OptionSpec("at", value: "TIME", help: "Verify as at TIME (ISO 8601, or @epoch-seconds) instead of now."),
+            OptionSpec("at", value: "TIME", help: "Verify as at TIME (ISO 8601, @epoch-seconds or epoch milliseconds) instead of now."),
         ],
         arguments: [ArgumentSpec("code", help: "The code to check."), OTPCommand.queryArgument],
         examples: [Example("cloudsync otp verify 492039 vpn && echo ok", "Exit 0 when the code is good.")],

@@ -37,7 +37,7 @@ public enum RecordCommand {
         jsonOutput: RecordJSONOutput.get,
         run: { context, arguments in
             let session = try context.session()
-            let request = try context.databaseRequest(arguments, session: session)
+            let request = try context.databaseRequest(arguments, session: session, ownerRequired: true)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             let results = try session.cloud.fetchRecords(ids, in: request)
@@ -88,7 +88,7 @@ public enum RecordCommand {
         jsonOutput: RecordJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
-            let request = try context.databaseRequest(arguments, session: session, writing: true)
+            let request = try context.databaseRequest(arguments, session: session, writing: true, ownerRequired: true)
             let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
             let ids = arguments.arguments("name").map { RecordID(recordName: $0, zoneID: zone) }
             guard ids.count <= CloudLimits.maxRecordsPerModify else {

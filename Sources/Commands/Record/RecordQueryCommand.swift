@@ -41,7 +41,7 @@ enum RecordQueryCommand {
             limit = n
         }
         let session = try context.session()
-        let request = try context.databaseRequest(arguments, session: session)
+        let request = try context.databaseRequest(arguments, session: session, ownerRequired: true)
         var query = RecordQuery(recordType: type, predicate: predicate, sort: sort,
                                 zoneName: arguments.value("zone") ?? ZoneID.defaultZoneName, limit: limit,
                                 continuation: arguments.value("continuation"))

@@ -44,7 +44,7 @@ enum RecordSave {
         guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
         try NameRules.validateIdentifier(type, kind: "record type")
         let session = try context.session()
-        let request = try context.databaseRequest(arguments, session: session, writing: true)
+        let request = try context.databaseRequest(arguments, session: session, writing: true, ownerRequired: true)
         let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
         let name = arguments.argument("name") ?? randomRecordName()
         try NameRules.validateRecordName(name)

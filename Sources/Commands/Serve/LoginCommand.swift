@@ -27,8 +27,8 @@ public enum LoginCommand {
         jsonOutput: ServeJSONOutput.login,
         run: { context, arguments in
             let url = arguments.argument("url") ?? ""
-            guard case .http = try CloudLocator(parsing: url) else {
-                throw CLIError.usage("login takes a server URL, http://HOST:PORT or https://HOST:PORT")
+            guard case .http? = try? CloudLocator(parsing: url) else {
+                throw CLIError.usage("login takes a server URL, http://HOST:PORT or https://HOST:PORT; \(NameRules.quoted(url)) is not one")
             }
             var token: String?
             if isatty(STDIN_FILENO) != 0 {

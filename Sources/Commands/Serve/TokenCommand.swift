@@ -77,11 +77,11 @@ public enum TokenCommand {
         run: { context, _ in
             let rows = try CredentialStore.service(context).credentials()
             if context.output.isJSON {
-                context.output.json(.array(rows.map { row in
+                context.output.json(.object([("tokens", .array(rows.map { row in
                     .object([("id", .string(row.id)), ("account", .string(row.account)), ("kind", .string(row.kind.rawValue)),
-                             ("role", .string(role(row))), ("container", row.container.map { .string($0) } ?? .null), ("created", .string(ISO8601.format(milliseconds: row.created))),
-                             ("lastUsed", row.lastUsed.map { .string(ISO8601.format(milliseconds: $0)) } ?? .null)])
-                }))
+                             ("role", .string(role(row))), ("container", row.container.map { .string($0) } ?? .null), ("created", .int(row.created)),
+                             ("lastUsed", row.lastUsed.map { .int($0) } ?? .null)])
+                }))]))
                 return
             }
             if rows.isEmpty {

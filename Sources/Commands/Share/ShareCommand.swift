@@ -19,27 +19,27 @@ public enum ShareCommand {
             the zone) and invites accounts as read-only or read-write participants; each one \
             accepts the share's URL, and the zone appears in their shared database, addressed as \
             --database shared --zone ZONE --owner OWNER by record get|save|delete|query and \
-            fetch-changes. With --public-permission anyone holding the URL may accept at that \
+            fetch-changes.
+
+            Permissions: with --public-permission anyone holding the URL may accept at that \
             permission; otherwise others get exit 77, and so does the URL of a deleted share. \
             Read-only participants get 77 on save and delete; read-write participants may change \
-            the zone's records (they stay the owner's data) but not the share. Removing a \
-            participant, their leaving, or deleting the share or the zone takes the zone out of \
-            their shared database: their next fetch-changes --database shared reports it \
-            deleted with reason unshared and drops its cached records (a store sync drops the \
-            zone from the owner's local store, unpushed changes too, and warns). --owner takes a \
-            login only between accounts that have a share (invited or accepted): to anyone else a \
-            login is unknown (3, or 77 for a write) whether or not it exists, as user discovery \
-            in CloudKit is opt-in. Encrypted fields (store put --encrypt) are not supported in \
-            shared zones: they are sealed with the owner's data key, which is not shared, so a \
-            participant's store get or store query of a record holding one fails with exit 77 and \
-            one line saying so (record get shows the ENCRYPTED_BYTES as stored); their edits of \
-            the record's other fields keep the owner's ciphertext intact. --json prints a share as \
-            {shareID, zoneID: {zoneName, ownerRecordName}, owner: {userRecordName, accountName}, \
-            title, publicPermission, url, participants: [{userRecordName, accountName, \
-            permission, acceptanceStatus}], created, modified} (create, add, remove, accept), \
-            {deleted} for delete, {left} for leave and {owned: [share…], accepted: [share…]} for \
-            list; permissions are none, read-only or read-write, acceptanceStatus pending or \
-            accepted.
+            the zone's records (they stay the owner's data) but not the share.
+
+            Removing a participant, their leaving, or deleting the share or the zone takes the \
+            zone out of their shared database: their next fetch-changes --database shared \
+            reports it deleted with reason unshared and drops its cached records (a store sync \
+            drops the zone from the owner's local store, unpushed changes too, and warns).
+
+            --owner takes a login only between accounts that have a share (invited or \
+            accepted): to anyone else a login is unknown (3, or 77 for a write) whether or not it \
+            exists, as user discovery in CloudKit is opt-in.
+
+            Encrypted fields (store put --encrypt) are not supported in shared zones: they are \
+            sealed with the owner's data key, which is not shared, so a participant's store get \
+            or store query of a record holding one fails with exit 77 and one line saying so \
+            (record get shows the ENCRYPTED_BYTES as stored); their edits of the record's other \
+            fields keep the owner's ciphertext intact. The --json shapes are under JSON OUTPUT.
             """,
         examples: [
             Example("cloudsync share create --zone Trips --title 'Our trips'", "Share the zone Trips and print its URL."),

@@ -9,7 +9,7 @@ import CloudSyncDevice
 /// goes with `--owner OWNER`: the local store of the zones OWNER shares with this account.
 enum StoreDatabase {
     /// The option.
-    static let option = OptionSpec("database", value: "DATABASE",
+    static let option = OptionSpec("database", value: "SCOPE",
                                    help: "private (default), public (the public store mirrors the public database's types set by 'store config public-types') or shared with --owner OWNER (the store of the zones OWNER shares with you).",
                                    completion: .values(["private", "public", "shared"]))
 

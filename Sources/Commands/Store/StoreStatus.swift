@@ -17,6 +17,8 @@ enum StoreStatus {
             let container = StoreCommand.container(context)
             let status = try store.storeStatus(container: container)
             let policy = try context.deviceStore().syncState(container: container, StoreConfig.mergePolicyKey) ?? MergePolicy.fields.rawValue
+            // The account-wide switch as this device last saw it (offline: no cloud call).
+            let syncOn = try SyncToggle.isOn(store: context.deviceStore(), container: container)
             // The public store: per mirrored type, the newest modification time applied and the last full scan.
             let mirrored = try StoreDatabase.isPublic(context, arguments) ? try mirrorStates(store, container) : nil
             if context.output.isJSON {
@@ -24,6 +26,7 @@ enum StoreStatus {
                     .object([("recordType", .string(state.type)), ("watermark", state.watermark.map { .int($0) } ?? .null),
                              ("lastFullScan", state.lastScan.map { .int($0) } ?? .null)])
                 }))] } ?? []) + [
+                    ("syncEnabled", .bool(syncOn)),
                     ("records", .int(Int64(status.records))), ("pending", .int(Int64(status.pending))),
                     ("lastSync", status.lastSync.map { .int($0) } ?? .null),
                     ("databaseToken", .bool(status.hasDatabaseToken)), ("zoneTokens", .int(Int64(status.zoneTokens))),
@@ -33,6 +36,7 @@ enum StoreStatus {
                 return
             }
             let out = context.output
+            out.line("sync:                 \(syncOn ? "on" : "off (turn it on with 'store sync on')")")
             out.line("records:              \(status.records)")
             out.line("pending changes:      \(status.pending)")
             out.line("last successful sync: \(status.lastSync.map { ISO8601.format(milliseconds: $0) } ?? "never")")

@@ -100,12 +100,17 @@ enum SubscribeInit {
                        createdSubscriptions: [(DatabaseScope, String)], requests: Int, verified: Bool) {
         let upToDate = createdZones.isEmpty && createdSubscriptions.isEmpty
         if context.output.isJSON {
+            // Zone dictionaries, as `zone create` prints them; the owner is the current user
+            // (Apple's placeholder), known without asking the cloud.
+            func zoneDictionary(_ name: String) -> JSONValue {
+                .object([("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: name, ownerRecordName: ZoneID.currentUserOwner)))])
+            }
             context.output.json(.object([
-                ("zones", .array(zones.map { .string($0) })),
+                ("zones", .array(zones.map(zoneDictionary))),
                 ("subscriptions", .array(scopes.map { scope in
                     .object([("subscriptionID", .string(subscriptionID(scope))), ("databaseScope", .string(scope.rawValue))])
                 })),
-                ("createdZones", .array(createdZones.map { .string($0) })),
+                ("createdZones", .array(createdZones.map(zoneDictionary))),
                 ("createdSubscriptions", .array(createdSubscriptions.map { scope, id in
                     .object([("subscriptionID", .string(id)), ("databaseScope", .string(scope.rawValue))])
                 })),

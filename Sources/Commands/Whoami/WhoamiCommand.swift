@@ -35,7 +35,7 @@ public enum WhoamiCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let settings = context.settings
-        let cloud = try CloudLocator(parsing: settings.cloudURL).displayName
+        let cloud = try CloudLocator(parsing: settings.cloudURL).displayURL
         var userRecordName: String?
         var unreachable: String?
         var profile: DirectoryUser?

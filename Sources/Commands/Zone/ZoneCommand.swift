@@ -82,7 +82,8 @@ public enum ZoneCommand {
                     throw CLIError.usage("deleting zone \(names.joined(separator: ", ")) removes all its records; add --yes to confirm")
                 }
                 guard Prompt.confirm("Delete zone \(names.joined(separator: ", ")) and all its records? [y/N] ", output: context.output) else {
-                    throw CLIError.failed("not deleted")
+                    Prompt.declined("kept zone \(names.joined(separator: ", ")) (not deleted)", output: context.output)
+                    return
                 }
             }
             let session = try context.session()
