@@ -11,7 +11,9 @@
 /// Each claim names a line of the block by a piece of its command (or its end, with a trailing `$`;
 /// claims are matched in order, so the same command twice takes two claims) and says `exit N` (or `exit N|M`), `out "TEXT"` /
 /// `err "TEXT"` (stdout / stderr contains TEXT), `out~ "REGEX"` (stdout matches) or `ndjson`
-/// (every stdout line is a JSON document). A line without a claim must exit 0.
+/// (every stdout line is a JSON document). A line without a claim must exit 0. A claims line
+/// that is only `alone` marks a block the README says runs pasted alone into a fresh shell; the
+/// test then also runs it that way.
 struct ReadmeDocument {
     var blocks: [ReadmeBlock]
 
@@ -61,6 +63,8 @@ struct ReadmeBlock {
     let heading: String
     var lines: [ReadmeLine]
     var transcript: ReplTranscript?
+    /// The README says this block runs pasted alone into a fresh shell (claim `alone`).
+    var runsAlone = false
 
     init(number: Int, heading: String, lines: [ReadmeLine], transcript: ReplTranscript?) {
         self.number = number
@@ -87,6 +91,10 @@ struct ReadmeBlock {
         }
         var next = 0
         for claim in claims {
+            if claim.trimmingSpaces == "alone" {
+                runsAlone = true
+                continue
+            }
             let (key, expectation) = try LineExpectation.parse(claim, heading: heading)
             guard let found = lines[next...].firstIndex(where: { $0.matches(key) }) else {
                 throw .claimMatchesNoLine(heading, claim)

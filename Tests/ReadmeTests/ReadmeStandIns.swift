@@ -27,13 +27,6 @@ enum ReadmeStandIns {
                 reason: "runs every test, this one included"),
         StandIn(name: "scripts/build-release", body: "command -v cloudsync",
                 reason: "a release build takes minutes; like it, this prints the path of a built binary"),
-        StandIn(name: "swift",
-                body: #"""
-                [ "$1 $2 $3" = "package --allow-writing-to-package-directory generate-docs" ] || return 127
-                shift 3; cloudsync __generate-docs --output "$PWD" "$@"
-                """#,
-                reason: "the plugin builds cloudsync, then runs `cloudsync __generate-docs` on the package; "
-                    + "this runs the built one on the copies of man/ and completions/ in the work folder"),
         StandIn(name: "pass", body: #"echo 'otpauth://totp/Forge:alice?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Forge'"#,
                 reason: "the user's pass-otp entry: an otpauth URI"),
         StandIn(name: "xclip", body: #"cat > "$HOME/clipboard""#,

@@ -30,14 +30,24 @@ struct ReadmeTests {
         #expect(checked > 20, "only \(checked) README lines ran")
     }
 
-    /// "Sync two machines" pasted alone into a fresh shell (issue 26): no `export` of an earlier
-    /// block (CLOUDSYNC_ACCOUNT=alice) helps it; the commands act as the token's account.
-    @Test func syncTwoMachinesPassesInAFreshShell() throws {
+    /// Every block the README says runs alone (claim `alone`), each pasted alone into a fresh
+    /// shell and home (issue 30): no `export` of an earlier block (CLOUDSYNC_ACCOUNT=alice,
+    /// CLOUDSYNC_HOME) helps it. "Sync two machines" is one (issue 26): its commands act as the
+    /// token's account.
+    @Test(arguments: try! ReadmeTests.readme().blocks.filter(\.runsAlone).map(\.number))
+    func aBlockMarkedAloneRunsInAFreshShell(_ number: Int) throws {
         var document = try Self.readme()
-        document.blocks = document.blocks.filter { $0.heading == "Sync two machines" }
-        #expect(document.blocks.count == 1, "README has no single 'Sync two machines' block")
+        document.blocks = document.blocks.filter { $0.number == number }
+        let heading = document.blocks.first?.heading ?? "?"
         let checked = try Self.runAndCheck(document)
-        #expect(checked >= 5, "only \(checked) lines of 'Sync two machines' ran")
+        #expect(checked == document.blocks.first?.lines.count, "'\(heading)' alone: only \(checked) lines ran")
+    }
+
+    @Test func theReadmeMarksItsStandaloneBlocks() throws {
+        let alone = try Self.readme().blocks.filter(\.runsAlone).map(\.heading)
+        for heading in ["Five minutes with two devices", "Sync two machines"] {
+            #expect(alone.contains(heading), "'\(heading)' should run alone: \(alone)")
+        }
     }
 
     /// Runs `document`'s blocks in order in a fresh home and checks each line's claims; the
@@ -143,6 +153,7 @@ struct ReadmeTests {
         echo $?                      # 4
         ```
         <!-- readme-test
+        alone
         `fetch-changes`: out "one"
         `fetch-changes`: exit 0|4, err "say \\"hi\\"", ndjson
         `echo`: out~ "^[0-9]+$"
@@ -155,6 +166,7 @@ struct ReadmeTests {
         """
         let document = try ReadmeDocument(markdown: markdown)
         #expect(document.blocks.count == 2)
+        #expect(document.blocks[0].runsAlone && !document.blocks[1].runsAlone)
         let lines = document.blocks[0].lines
         #expect(lines.map(\.command) == ["export X=1", "cloudsync fetch-changes",
                                          "cloudsync fetch-changes \\\n    --json", "echo $?"])
