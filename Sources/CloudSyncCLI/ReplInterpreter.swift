@@ -53,11 +53,12 @@ public final class ReplInterpreter {
 
     /// The words of the REPL besides the command table, for completion and help.
     public static let sessionCommands: [CommandSpec] = [
-        CommandSpec(name: "use", abstract: "Show or switch the account, device or container of this session.",
+        CommandSpec(name: "use", abstract: "Show or switch the account, device, container or environment of this session.",
                     arguments: [ArgumentSpec("setting", help: "What to switch.", optional: true,
-                                             completion: .values(["account", "device", "container"])),
-                                ArgumentSpec("name", help: "The new account, device or container.", optional: true)],
+                                             completion: .values(["account", "device", "container", "environment"])),
+                                ArgumentSpec("name", help: "The new account, device, container or environment.", optional: true)],
                     run: { _, _ in }),
+        CommandSpec(name: "clear", abstract: "Clear the screen.", run: { _, _ in }),
         CommandSpec(name: "exit", abstract: "Leave the REPL.", run: { _, _ in }),
         CommandSpec(name: "quit", abstract: "Leave the REPL.", run: { _, _ in }),
     ]
@@ -66,10 +67,12 @@ public final class ReplInterpreter {
     public static var sessionHelp: String {
         var lines = ["", "REPL"]
         lines += TextWrapper.twoColumns([
-            ("use", "Show the account, device and container of this session."),
+            ("use", "Show the account, device, container, environment and cloud of this session."),
             ("use account <name>", "Act as this account from now on (a --account on a line still wins)."),
             ("use device <name>", "Act as this device from now on."),
             ("use container <id>", "Use this container from now on."),
+            ("use environment <env>", "Use development or production from now on."),
+            ("clear", "Clear the screen."),
             ("exit, quit", "Leave the REPL (Ctrl-D does too)."),
         ], column: HelpRenderer().descriptionColumn, width: HelpRenderer().width)
         lines += TextWrapper.wrap("Tab completes commands, options and live values (zone names, record types, ...). "
@@ -119,6 +122,12 @@ public final class ReplInterpreter {
             return .exit
         case "use":
             return .ran(use(Array(command.dropFirst())))
+        case "clear":
+            guard command.count == 1 else {
+                output.error("'clear' takes no arguments")
+                return .ran(ExitCode.usage.rawValue)
+            }
+            return .ran(clear())
         default:
             // A bare `help` is followed by the session's own section: it is not paged, so the
             // two read as one page (help on a command is paged as anywhere on a terminal).
@@ -160,46 +169,54 @@ public final class ReplInterpreter {
         }
     }
 
-    /// The variables `use` sets.
-    private static let switchable = [("account", "CLOUDSYNC_ACCOUNT"), ("device", "CLOUDSYNC_DEVICE"),
-                                     ("container", "CLOUDSYNC_CONTAINER")]
+    /// The settings `use` switches (each sets its variable for the session's commands).
+    private static let switchable: [SettingSpec] = [.account, .device, .container, .environment]
 
-    /// `use`, `use account NAME`, `use device NAME`, `use container ID`.
+    /// `use`, `use account NAME`, `use device NAME`, `use container ID`, `use environment ENV`.
     private func use(_ arguments: [String]) -> Int32 {
         guard let what = arguments.first else {
             guard let settings = settings() else { return ExitCode.usage.rawValue }
-            output.line("account    \(settings.account)")
-            output.line("device     \(settings.device)")
-            output.line("container  \(settings.container)")
-            output.line("cloud      \(settings.cloudURL)")
+            output.line("account      \(settings.account)")
+            output.line("device       \(settings.device)")
+            output.line("container    \(settings.container)")
+            output.line("environment  \(settings.environment.rawValue)")
+            output.line("cloud        \(settings.cloudURL)")
             output.flush()
             return ExitCode.ok.rawValue
         }
-        let usage = "usage: use [account|device|container <name>]"
-        guard let variable = Self.switchable.first(where: { $0.0 == what })?.1 else {
+        let usage = "usage: use [account|device|container|environment <value>]"
+        guard let setting = Self.switchable.first(where: { $0.name == what }), let variable = setting.variable else {
             var message: TerminalText = "use: unknown setting '\(what)'"
-            if let hint = Suggestions.didYouMean(what, among: Self.switchable.map(\.0)) { message = message.appending("\n\(hint)") }
+            if let hint = Suggestions.didYouMean(what, among: Self.switchable.map(\.name)) { message = message.appending("\n\(hint)") }
             output.error(message)
             output.writeError(.text(usage + "\n"))
             return ExitCode.usage.rawValue
         }
         guard arguments.count == 2, let value = arguments.last, !value.isEmpty else {
-            output.error("use \(what) needs one \(what == "container" ? "identifier" : "name")")
+            output.error("use \(what) needs one \(what == "container" ? "identifier" : what == "environment" ? "value" : "name")")
             output.writeError(.text(usage + "\n"))
             return ExitCode.usage.rawValue
         }
-        if what == "container" {
-            guard !value.contains(where: { $0.isWhitespace }) else {
-                output.error("invalid container '\(value)': an identifier has no blanks")
-                return ExitCode.usage.rawValue
-            }
-        } else if !Settings.isValidName(value) {
-            output.error("invalid \(what) name '\(value)': use 1-64 ASCII letters, digits, '.', '-', '_' or '@'")
+        // The same validation as the flag, variable and config file (`SettingSpec.validate`), so a
+        // bad value is refused here, not blamed on the variable at the next line.
+        do {
+            try setting.validate(value, from: "use \(what)")
+        } catch {
+            output.error(.text(error.description))
             return ExitCode.usage.rawValue
         }
         environment[variable] = value
         if let settings = settings() {
-            output.info("now \(settings.account)@\(settings.device) in \(settings.container)")
+            output.info("now \(settings.account)@\(settings.device) in \(settings.container) (\(settings.environment.rawValue))")
+        }
+        return ExitCode.ok.rawValue
+    }
+
+    /// `clear`: clears a terminal screen (nothing when stdout is not a terminal).
+    private func clear() -> Int32 {
+        if output.isTTY {
+            output.writeVerbatim("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+            output.flush()
         }
         return ExitCode.ok.rawValue
     }

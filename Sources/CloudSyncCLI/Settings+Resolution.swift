@@ -74,44 +74,27 @@ extension Settings {
         if let refusal = config.refusal { throw .usage(refusal) }
         for message in config.warnings { warning(message) }
 
-        /// The winning value and a phrase naming where it came from.
+        /// The winning value and a phrase naming where it came from, checked by the setting's
+        /// one validation (`SettingSpec.validate`) whatever its source.
         func pick(_ flag: String?, _ setting: SettingSpec) throws(CLIError) -> (String, String)? {
+            var picked: (String, String)?
             if let flag {
-                guard !flag.isEmpty else { throw .usage("--\(setting.name) needs a non-empty value") }
-                return (flag, "--\(setting.name)")
+                picked = (flag, "--\(setting.name)")
+            } else if let variable = setting.variable, let value = env(variable) {
+                picked = (value, "$\(variable)")
+            } else if let key = setting.configKey, let entry = config.entries[key] {
+                picked = (entry.value, "\(configPath):\(entry.line)")
             }
-            if let variable = setting.variable, let value = env(variable) { return (value, "$\(variable)") }
-            if let key = setting.configKey, let entry = config.entries[key] { return (entry.value, "\(configPath):\(entry.line)") }
-            return nil
-        }
-        func name(_ picked: (String, String)?, _ what: String, default: () -> String) throws(CLIError) -> String {
-            guard let (value, source) = picked else { return `default`() }
-            guard isValidName(value) else {
-                throw .usage("invalid \(what) name \(NameRules.quoted(value)) (from \(source)): use 1-64 ASCII letters, digits, '.', '-', '_' or '@', not '.' or '..'")
-            }
-            return value
+            if let (value, source) = picked { try setting.validate(value, from: source) }
+            return picked
         }
         let pickedAccount = try pick(overrides.account, .account)
-        let account = try name(pickedAccount, "account") {
-            defaultAccount
-        }
-        let device = try name(pick(overrides.device, .device), "device") {
-            SystemInfo.shortHostName()
-        }
-        let pickedContainer = try pick(overrides.container, .container)
-        if let (value, source) = pickedContainer {
-            do throws(CloudError) {
-                try NameRules.validateContainerIdentifier(value)
-            } catch {
-                throw .usage("\(error.reason) (from \(source))")
-            }
-        }
-        let container = pickedContainer?.0 ?? defaultContainer
+        let account = pickedAccount?.0 ?? defaultAccount
+        let device = try pick(overrides.device, .device)?.0 ?? SystemInfo.shortHostName()
+        let container = try pick(overrides.container, .container)?.0 ?? defaultContainer
         var cloudEnvironment = CloudEnvironment.development
-        if let (value, source) = try pick(overrides.environment, .environment) {
-            guard let parsed = CloudEnvironment(argument: value) else {
-                throw .usage("unknown environment \(NameRules.quoted(value)) (from \(source)); use development or production")
-            }
+        if let (value, _) = try pick(overrides.environment, .environment),
+           let parsed = CloudEnvironment(rawValue: value) {
             cloudEnvironment = parsed
         }
         var home = try pick(overrides.home, .home)?.0 ?? dataHome + "/cloudsync"
@@ -122,11 +105,7 @@ extension Settings {
         }
         let pickedCloud = try pick(overrides.cloud, .cloud)
         let cloud = pickedCloud?.0 ?? defaultCloudURL(home: home)
-        do throws(CloudError) {
-            try SettingChecks.check(.cloud, cloud)
-        } catch {
-            throw .usage("\(error.reason) (from \(pickedCloud?.1 ?? "the default under \(home)"))")
-        }
+        if pickedCloud == nil { try SettingSpec.cloud.validate(cloud, from: "the default under \(home)") }
         let noColorEnv = (environment["NO_COLOR"].map { !$0.isEmpty } ?? false) || SettingSpec.noColor.isOn(in: environment)
         let noColor = overrides.noColor || noColorEnv
         let color = stdoutIsTTY && !noColor && environment["TERM"] != "dumb"
@@ -135,6 +114,6 @@ extension Settings {
                         configPath: configPath, stateDirectory: stateHome + "/cloudsync",
                         json: overrides.json || SettingSpec.json.isOn(in: environment),
                         quiet: overrides.quiet || SettingSpec.quiet.isOn(in: environment), color: color, noColor: noColor,
-                        accountSource: pickedAccount?.1)
+                        accountSource: pickedAccount?.1, cloudSource: pickedCloud?.1)
     }
 }

@@ -19,6 +19,10 @@ public struct Settings: Sendable, Hashable {
     /// The cloud URL (`--cloud`, `CLOUDSYNC_CLOUD`, config `cloud`, default
     /// `sqlite://<home>/cloud.sqlite`).
     public var cloudURL: String
+    /// Where `cloudURL` came from (`--cloud`, `$CLOUDSYNC_CLOUD`, the config file's line), nil
+    /// for the default cloud in `home`: an explicit SQLite cloud that does not exist is an error
+    /// (a typo must not make a new cloud), the default one is made on first use.
+    public var cloudSource: String?
     /// The folder of local state (`--home`, `CLOUDSYNC_HOME`, config `home`, default
     /// `$XDG_DATA_HOME/cloudsync`, i.e. `~/.local/share/cloudsync`).
     public var home: String
@@ -47,13 +51,15 @@ public struct Settings: Sendable, Hashable {
                 container: String = Settings.defaultContainer, environment: CloudEnvironment = .development,
                 cloudURL: String? = nil, home: String,
                 configPath: String = "", stateDirectory: String = "", json: Bool = false,
-                quiet: Bool = false, color: Bool = false, noColor: Bool = false, accountSource: String? = nil) {
+                quiet: Bool = false, color: Bool = false, noColor: Bool = false, accountSource: String? = nil,
+                cloudSource: String? = nil) {
         self.account = account
         self.accountSource = accountSource
         self.device = device
         self.container = container
         self.environment = environment
         self.cloudURL = cloudURL ?? Settings.defaultCloudURL(home: home)
+        self.cloudSource = cloudSource
         self.home = home
         self.configPath = configPath
         self.stateDirectory = stateDirectory

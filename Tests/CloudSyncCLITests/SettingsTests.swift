@@ -267,8 +267,11 @@ import Testing
         home.write(".config/cloudsync/config", "environment = production\n")
         #expect(try resolve(["HOME": home.path]).0.environment == .production)
         #expect(try resolve(["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "development"]).0.environment == .development)
-        #expect(try resolve(SettingsOverrides(environment: "dev"), ["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "production"])
+        #expect(try resolve(SettingsOverrides(environment: "development"), ["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "production"])
                     .0.environment == .development)
+        // One validation whatever the source (issue 30): an abbreviation is refused everywhere.
+        #expect(throws: CLIError.self) { try resolve(SettingsOverrides(environment: "dev"), ["HOME": home.path]) }
+        #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "prod"]) }
         #expect(throws: CLIError.self) { try resolve(SettingsOverrides(environment: "staging"), ["HOME": home.path]) }
         #expect(throws: CLIError.self) { try resolve(["HOME": home.path, "CLOUDSYNC_ENVIRONMENT": "qa"]) }
     }

@@ -110,7 +110,7 @@ import Testing
     @Test func theReplsOwnWords() {
         let engine = CompletionEngine(root: Self.table, extraCommands: ReplInterpreter.sessionCommands)
         #expect(engine.complete(["u"]).values == ["use"])
-        #expect(engine.complete(["use", ""]).values == ["account", "device", "container"])
+        #expect(engine.complete(["use", ""]).values == ["account", "device", "container", "environment"])
         #expect(engine.complete(["e"]).values == ["exit"])
     }
 }

@@ -3,12 +3,12 @@ import CloudSyncSession
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncDevice
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cloudsync whoami`: who and where this invocation acts as, as `gh auth status` tells it.
 public enum WhoamiCommand {
-    /// The CloudKit environment. There is no option for it yet: every container is in development.
-    static let environment = "development"
-
     /// The command table entry.
     public static let spec = CommandSpec(
         name: "whoami",
@@ -49,7 +49,11 @@ public enum WhoamiCommand {
         } catch let error as CloudError {
             unreachable = error.reason
         }
-        let syncOn = try SyncToggle.isOn(store: try context.deviceStore(), container: settings.container)
+        // Read only: a device store that does not exist yet is not made (sync is then off).
+        var syncOn = false
+        if access(settings.deviceStorePath, F_OK) == 0 {
+            syncOn = try SyncToggle.isOn(store: try context.deviceStore(), container: settings.container)
+        }
         if context.output.isJSON {
             context.output.json(.object([
                 ("account", .string(settings.account)),
@@ -57,7 +61,7 @@ public enum WhoamiCommand {
                 ("userRecordName", userRecordName.map(JSONValue.string) ?? .null),
                 ("device", .string(settings.device)),
                 ("container", .string(settings.container)),
-                ("environment", .string(environment)),
+                ("environment", .string(settings.environment.rawValue)),
                 ("cloud", .string(cloud)),
                 ("syncEnabled", .bool(syncOn)),
                 ("displayName", profile?.displayName.map(JSONValue.string) ?? .null),
@@ -77,7 +81,7 @@ public enum WhoamiCommand {
         }
         context.output.line("device:      \(settings.device)")
         context.output.line("container:   \(settings.container)")
-        context.output.line("environment: \(environment)")
+        context.output.line("environment: \(settings.environment.rawValue)")
         context.output.line("cloud:       \(cloud)")
         context.output.line("sync:        \(.text(syncOn ? "on" : "off"))")
     }
