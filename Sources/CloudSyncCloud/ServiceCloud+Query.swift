@@ -4,6 +4,7 @@ extension ServiceCloud {
     public func queryRecords(_ query: RecordQuery, in request: DatabaseRequest) throws(CloudError) -> QueryPage {
         try NameRules.validateIdentifier(query.recordType, kind: "record type")
         try ServiceRules.validatePredicate(query.predicate)
+        for sort in query.sort { try PredicateKeys.validateSystemKey(sort.field) }
         let limit = query.limit ?? CloudLimits.defaultPageSize
         guard limit >= 1, limit <= CloudLimits.maxPageSize else {
             throw CloudError(.invalidArguments, "query limit must be 1 to \(CloudLimits.maxPageSize), got \(limit)")

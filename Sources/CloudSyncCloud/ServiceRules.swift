@@ -120,5 +120,6 @@ public enum ServiceRules {
     public static func validatePredicate(_ predicate: Predicate) throws(CloudError) {
         try predicate.validateNesting()
         try predicate.validateWidth()
+        try predicate.validateSystemKeys()
     }
 }

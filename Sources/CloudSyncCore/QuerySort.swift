@@ -31,7 +31,11 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
         guard !name.isEmpty else {
             throw CloudError(.invalidArguments, "sort key \(NameRules.quoted(text)) has no field name; write name, +name or -name")
         }
-        try NameRules.validateIdentifier(name, kind: "sort field")
+        if name.hasPrefix("_") {
+            try PredicateKeys.validateSystemKey(name)  // Apple's `___modTime` and the like
+        } else {
+            try NameRules.validateIdentifier(name, kind: "sort field")
+        }
         self.init(name, ascending: ascending)
     }
 

@@ -59,7 +59,7 @@ public enum QueryCodec {
         for item in try JSONFields.array(json, "sortBy") ?? [] {
             _ = try JSONFields.object(item, "sortBy item")
             guard let field = try JSONFields.string(item, "fieldName", required: true) else { continue }
-            try NameRules.validateIdentifier(field, kind: "sort field")
+            try validateFieldName(field, kind: "sort field")
             if item["relativeLocation"] != nil {
                 throw JSONFields.bad("sorting by distance (relativeLocation) is not supported")
             }
@@ -121,11 +121,21 @@ public enum QueryCodec {
         }
     }
 
+    /// A field name of a filter or sort: a record field, or one of Apple's system fields
+    /// (`___modTime`, …; another `___` name is refused with the nearest one suggested).
+    static func validateFieldName(_ field: String, kind: String) throws(CloudError) {
+        if field.hasPrefix("_") {
+            try PredicateKeys.validateSystemKey(field)
+        } else {
+            try NameRules.validateIdentifier(field, kind: kind)
+        }
+    }
+
     static func decodeFilter(_ json: JSONValue) throws(CloudError) -> Predicate {
         _ = try JSONFields.object(json, "filterBy item")
         guard let comparator = try JSONFields.string(json, "comparator", required: true),
               let field = try JSONFields.string(json, "fieldName", required: true) else { throw JSONFields.bad("bad filter") }
-        try NameRules.validateIdentifier(field, kind: "filter field")
+        try validateFieldName(field, kind: "filter field")
         guard let fieldValue = json["fieldValue"] else { throw JSONFields.bad("filter on '\(field)' has no fieldValue") }
         let value = try decodeValue(fieldValue, field: field)
         if let op = comparators.first(where: { $0.1 == comparator })?.0 {

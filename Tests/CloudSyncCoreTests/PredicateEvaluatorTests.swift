@@ -200,6 +200,11 @@ struct PredicateEvaluatorTests {
         #expect(r.queryValue(forKey: "creationDate") == .timestamp(1000))
         #expect(r.queryValue(forKey: "modificationDate") == .timestamp(2000))
         #expect(r.queryValue(forKey: "nothing") == nil)
-        #expect(PredicateKeys.all == ["recordName", "creationDate", "modificationDate"])
+        #expect(PredicateKeys.all == ["recordName", "creationDate", "modificationDate", "___createTime", "___modTime",
+                                      "___recordID", "___createdBy", "___modifiedBy"])
+        // Apple's names of the system fields (issue 30).
+        #expect(r.queryValue(forKey: "___createTime") == .timestamp(1000))
+        #expect(r.queryValue(forKey: "___modTime") == .timestamp(2000))
+        #expect(r.queryValue(forKey: "___recordID") == .string("rec-1"))
     }
 }
