@@ -54,16 +54,21 @@ public enum AegisVault {
                                 noun: "entry", supported: "totp, hotp and steam")
     }
 
-    /// The scrypt parameters Aegis writes for every password slot (its `CryptoUtils`:
-    /// N = 2^15, r = 8, p = 1). A slot asking for more is refused before any key is derived: a
-    /// hostile file must not make an import take gigabytes and a minute.
-    static let aegisScrypt = (n: UInt64(1) << 15, r: UInt64(8), p: UInt64(1))
+    /// The most memory a password slot's scrypt may take: 128·r·N bytes, at most 256 MiB (Aegis
+    /// writes N = 2^15, r = 8: 32 MiB). A slot asking for more is refused before any key is
+    /// derived: a hostile file must not make an import take gigabytes.
+    static let maximumScryptMemory = UInt64(256) << 20
+    /// The most work a password slot's scrypt may ask for, as N·r·p: 2^22, 16 times what Aegis
+    /// writes (2^15·8·1), about a second here (N = 2^16, p = 2 is a quarter of it), so a
+    /// hostile file cannot make an import take a minute either.
+    static let maximumScryptWork = UInt64(1) << 22
     /// The most password slots read: Aegis writes one, or two with a separate backup password.
     static let maximumPasswordSlots = 2
     /// The most slots of any type (password, biometric, raw) a vault may list.
     static let maximumSlots = 16
 
-    /// One password slot, checked: its scrypt parameters within Aegis' own, and every part present.
+    /// One password slot, checked: its scrypt parameters within the bounds of memory and work
+    /// (`maximumScryptMemory`, `maximumScryptWork`), and every part present.
     struct PasswordSlot {
         var scrypt: Scrypt
         var salt: [UInt8]
@@ -79,9 +84,11 @@ public enum AegisVault {
                   let tag = slot["key_params"]?["tag"]?.stringValue.flatMap(HexText.decode) else {
                 throw .invalidFile("a password slot of the Aegis vault is incomplete")
             }
-            let limit = AegisVault.aegisScrypt
-            guard n > 1, n & (n - 1) == 0, UInt64(n) <= limit.n, (1...Int64(limit.r)).contains(r), (1...Int64(limit.p)).contains(p) else {
-                throw .invalidFile("a password slot asks for scrypt N=\(n), r=\(r), p=\(p); Aegis writes N=\(limit.n), r=\(limit.r), p=\(limit.p) and no more is accepted")
+            // Each factor is bounded first, so the products below cannot overflow.
+            guard n > 1, n & (n - 1) == 0, n <= 1 << 30, (1...1024).contains(r), (1...1 << 16).contains(p),
+                  128 * UInt64(r) * UInt64(n) <= AegisVault.maximumScryptMemory,
+                  UInt64(n) * UInt64(r) * UInt64(p) <= AegisVault.maximumScryptWork else {
+                throw .invalidFile("a password slot asks for scrypt N=\(n), r=\(r), p=\(p); at most \(AegisVault.maximumScryptMemory >> 20) MiB (128·r·N bytes) and N·r·p ≤ 2^22 are accepted (Aegis writes N=32768, r=8, p=1)")
             }
             guard (1...64).contains(salt.count), wrapped.count == 32, nonce.count == 12, tag.count == 16 else {
                 throw .invalidFile("a password slot of the Aegis vault has a salt, key, nonce or tag of the wrong size")

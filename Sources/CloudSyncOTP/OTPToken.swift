@@ -87,8 +87,11 @@ public struct OTPToken: Sendable, Hashable {
             throw .invalidParameter("the name must not contain control characters")
         }
         try validateParameters()
-        if counter > OTPToken.maximumCounter {
-            throw .invalidParameter("the counter must be at most \(OTPToken.maximumCounter), got \(counter)")
+        // A token at the storable maximum could make no code ("used up"): refused when it is
+        // added or imported, not stored to fail later. RFC 4226's counter is 8 bytes unsigned;
+        // a store keeps it as INT64, so the top half of the range is refused too.
+        if kind == .hotp && counter >= OTPToken.maximumCounter {
+            throw .invalidParameter("the HOTP counter must be below \(OTPToken.maximumCounter) (the stored counter is a signed 64-bit integer, and the counter after a code must be storable), got \(counter)")
         }
     }
 

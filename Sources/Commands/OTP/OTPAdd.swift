@@ -120,7 +120,9 @@ enum OTPAdd {
             token.period = n
         }
         if let text = arguments.value("counter") {
-            guard let n = UInt64(text), n <= UInt64(Int64.max) else { throw CLIError.usage("--counter must be a whole number from 0, got '\(text)'") }
+            guard let n = UInt64(text), n < OTPToken.maximumCounter else {
+                throw CLIError.usage("--counter must be a whole number from 0 to \(OTPToken.maximumCounter - 1) (a stored counter is a signed 64-bit integer, and the counter after a code must fit), got '\(text)'")
+            }
             token.counter = n
         }
         if token.kind == .hotp {
