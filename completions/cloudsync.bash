@@ -26,7 +26,7 @@ __cloudsync_table() {
     'record query') opts='--where --arg --sort --limit --continuation --all --zone --database --owner' valopts='--where --arg --sort --limit --continuation --zone --database --owner' ;;
     'fetch-changes') opts='--zone --reset --limit --database --owner' valopts='--zone --limit --database --owner' ;;
     'store') subs='put get delete query history status sync config conflicts export import revert' ;;
-    'store put') opts='--field --unset --encrypt --zone --owner --database' valopts='--field -f --unset --encrypt --zone --owner --database' ;;
+    'store put') opts='--field --unset --encrypt --zone --owner --create-zone --database' valopts='--field -f --unset --encrypt --zone --owner --database' ;;
     'store get') opts='--zone --asset-dir --database --owner' valopts='--zone --asset-dir --database --owner' ;;
     'store delete') opts='--zone --database --owner' valopts='--zone --database --owner' ;;
     'store query') opts='--where --arg --sort --limit --zone --database --owner' valopts='--where --arg --sort --limit --zone --database --owner' ;;
@@ -83,7 +83,7 @@ __cloudsync_table() {
     'admin') subs='add list remove' ;;
     'tour') opts='--keep' ;;
     'whoami') opts='--set-name --discoverable' valopts='--set-name --discoverable' ;;
-    'cloud') subs='check copy' ;;
+    'cloud') subs='create check copy' ;;
     'cloud copy') opts='--from --to --force' valopts='--from --to' ;;
     'repl') opts='--bail --echo' ;;
     'help') opts='--all' ;;

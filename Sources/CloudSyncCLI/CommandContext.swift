@@ -13,6 +13,7 @@ public final class CommandContext: @unchecked Sendable {
     private let lock = Lock(recursive: true)
     private var interactive: Bool
     private var runningDispatcher: Dispatcher?
+    private var runningPath: [String] = []
     private var cache: [String: Any] = [:]
 
     /// A context; the dispatcher builds one per invocation, tests may build their own.
@@ -35,6 +36,13 @@ public final class CommandContext: @unchecked Sendable {
     public var dispatcher: Dispatcher? {
         get { lock.withLock { runningDispatcher } }
         set { lock.withLock { runningDispatcher = newValue } }
+    }
+
+    /// The words of the running command (`["zone", "list"]`), empty when a test builds the
+    /// context by hand: what the cloud-file rule (`CloudCreation`) decides by.
+    public var commandPath: [String] {
+        get { lock.withLock { runningPath } }
+        set { lock.withLock { runningPath = newValue } }
     }
 
     /// The value stored under `key` for this invocation, made by `make` on first use. `make`

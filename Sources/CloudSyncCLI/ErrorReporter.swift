@@ -22,8 +22,9 @@ struct ErrorReporter {
             if output.isJSON {
                 emitJSON(error.jsonDocument)
             } else {
-                // A cloud reason is one sentence, often with names in it: shown as one value.
-                var lines: [TerminalText] = ["\(error.reason.isEmpty ? error.code.rawValue : error.reason)"]
+                // A cloud reason is one sentence, often with names in it: shown as one value, with
+                // the `Did you mean …?` line a command may add (`NameHints`).
+                var lines: [TerminalText] = [Self.lines(of: error.reason.isEmpty ? error.code.rawValue : error.reason)]
                 for (id, item) in error.partialErrors.sorted(by: { $0.key.recordName < $1.key.recordName }) {
                     lines.append("  \(id.recordName): \(item.reason) (\(item.code.rawValue))")
                 }

@@ -78,6 +78,7 @@ struct Invocation {
         let context = CommandContext(settings: settings, output: output, environment: environment,
                                      isInteractive: isInteractive)
         context.dispatcher = dispatcher
+        context.commandPath = path.map(\.name)
         defer { context.releaseMemoized() }
         do {
             try body(context, arguments)

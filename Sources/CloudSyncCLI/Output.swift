@@ -183,6 +183,12 @@ public final class Output: @unchecked Sendable {
 
     // MARK: stderr
 
+    /// Whether progress chatter may be drawn: stderr is a terminal and neither `--quiet` nor
+    /// `--json` was given.
+    public var showsProgress: Bool {
+        stderrIsTTY && !lock.withLock { quietMode || jsonMode }
+    }
+
     /// Progress chatter on stderr; nothing in `--quiet` or `--json` mode.
     public func info(_ text: TerminalText) {
         let silent = lock.withLock { quietMode || jsonMode }

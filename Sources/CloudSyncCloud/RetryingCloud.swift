@@ -55,12 +55,17 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
     public let base: any CloudService
     public let policy: RetryPolicy
     let sleep: @Sendable (Double) -> Void
+    /// Told of each retry before its wait: the error, the number of the try that failed, the
+    /// most tries and the seconds it waits (a CLI prints one line per retry on a terminal).
+    let onRetry: (@Sendable (_ error: CloudError, _ attempt: Int, _ maxAttempts: Int, _ delay: Double) -> Void)?
 
     public init(wrapping base: any CloudService, policy: RetryPolicy = RetryPolicy(),
-                sleep: @escaping @Sendable (Double) -> Void = RetryingCloud.systemSleep) {
+                sleep: @escaping @Sendable (Double) -> Void = RetryingCloud.systemSleep,
+                onRetry: (@Sendable (_ error: CloudError, _ attempt: Int, _ maxAttempts: Int, _ delay: Double) -> Void)? = nil) {
         self.base = base
         self.policy = policy
         self.sleep = sleep
+        self.onRetry = onRetry
     }
 
     /// Sleeps with nanosleep.
@@ -84,7 +89,9 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
                     final.reason += " (gave up after \(attempt) tries)"
                     throw final
                 }
-                sleep(policy.delay(after: error, attempt: attempt - 1))
+                let delay = policy.delay(after: error, attempt: attempt - 1)
+                onRetry?(error, attempt, policy.maxAttempts, delay)
+                sleep(delay)
             }
         }
     }

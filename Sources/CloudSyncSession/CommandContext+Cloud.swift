@@ -40,7 +40,9 @@ public final class CloudSession: @unchecked Sendable {
     /// The cloud wrapped so that transient failures are retried with bounded backoff: what the
     /// sync engine talks to. It replaces the busy-only retries of `cloud` (no retries of retries).
     public var retryingCloud: any CloudService {
-        context.memoized("cloudsync.retrying") { RetryingCloud(wrapping: unwrappedCloud) as any CloudService }
+        context.memoized("cloudsync.retrying") {
+            RetryingCloud(wrapping: unwrappedCloud, onRetry: context.retryNotice()) as any CloudService
+        }
     }
 
     /// The opened cloud without the busy-only retries (for features of one backend type, such
@@ -58,6 +60,7 @@ extension CommandContext {
 
     func openSession() throws -> CloudSession {
         let locator = try CloudLocator(parsing: settings.cloudURL)
+        try CloudCreation.check(locator, context: self)
         if let folder = locator.localFolder {
             try FileSystem.makeDirectories(folder, mode: 0o700)
         }
@@ -70,9 +73,21 @@ extension CommandContext {
             do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.setting(error.reason) }
             cloud = FaultInjectingCloud(wrapping: cloud, plan: plan, callLog: callLog)
         }
-        cloud = RetryingCloud(wrapping: cloud, policy: .tryLater)
+        cloud = RetryingCloud(wrapping: cloud, policy: .tryLater, onRetry: retryNotice())
         let account = try cloud.account(named: settings.account)
         return CloudSession(context: self, cloud: cloud, account: account)
+    }
+
+    /// One line on stderr per retry of a transient failure, when stderr is a terminal (not with
+    /// --quiet or --json): `retrying: <reason> (try 1 of 5 failed; again in 0.1 s)`.
+    func retryNotice() -> (@Sendable (CloudError, Int, Int, Double) -> Void)? {
+        guard output.showsProgress else { return nil }
+        let output = output
+        return { error, attempt, maxAttempts, delay in
+            let seconds = (delay * 10).rounded() / 10
+            output.writeErrorVerbatim("\r\u{1B}[2K")  // over a progress line, if one is drawn
+            output.writeError("retrying: \(error.reason) (try \(attempt) of \(maxAttempts) failed; again in \(seconds) s)\n")
+        }
     }
 
     /// Opens this device's store without touching the cloud (creating it, mode 0600, in a

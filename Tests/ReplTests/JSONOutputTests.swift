@@ -186,6 +186,7 @@ struct JSONOutputTests {
             Self.check("share list", ["share", "list"]),
             Self.check("whoami", ["whoami"]),
             Self.check("cloud check", ["cloud", "check"]),
+            Self.check("cloud create", ["--cloud", "sqlite://" + home.file("made.sqlite"), "cloud", "create"]),
             Self.check("cloud copy", ["cloud", "copy", "--from", "sqlite://" + home.file("cloud.sqlite"),
                                       "--to", "sqlite://" + home.file("copy.sqlite")]),
             Self.check("tour", ["tour"], status: 64),

@@ -16,7 +16,7 @@ struct SharedEncryptedFieldTests {
 
     @Test func aParticipantReadingAnEncryptedFieldGetsOneClearLine() throws {
         #expect(run("alice", ["store", "sync", "on"]).status == 0)
-        let put = run("alice", ["store", "put", "Login", "bank", "--zone", "Vault", "--field", "user=alice",
+        let put = run("alice", ["store", "put", "Login", "bank", "--zone", "Vault", "--create-zone", "--field", "user=alice",
                                 "--field", "password=Sup3rSecret", "--encrypt", "password"])
         #expect(put.status == 0, "\(put.stderr)")
         #expect(run("alice", ["store", "put", "Login", "mail", "--zone", "Vault", "--field", "user=al"]).status == 0)

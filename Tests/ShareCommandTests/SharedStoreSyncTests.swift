@@ -22,7 +22,7 @@ struct SharedStoreSyncTests {
     }
 
     @Test func ownerAndParticipantEditsConvergeWithTheConflictLogged() throws {
-        #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--field", "city=Rome"]).status == 0)
+        #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--create-zone", "--field", "city=Rome"]).status == 0)
         let aliceOn = run("alice", ["store", "sync", "on"])
         #expect(aliceOn.status == 0, "\(aliceOn.stderr)")
         let url = try #require(try run("alice", ["--json", "share", "create", "--zone", "Trips"]).json()["url"]?.stringValue)
@@ -81,8 +81,8 @@ struct SharedStoreUnsharedPushTests {
     }
 
     @Test func aPushToAZoneJustUnsharedDropsItInTheSameRun() throws {
-        #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--field", "city=Rome"]).status == 0)
-        #expect(run("alice", ["store", "put", "Trip", "oslo", "--zone", "Notes", "--field", "city=Oslo"]).status == 0)
+        #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--create-zone", "--field", "city=Rome"]).status == 0)
+        #expect(run("alice", ["store", "put", "Trip", "oslo", "--zone", "Notes", "--create-zone", "--field", "city=Oslo"]).status == 0)
         #expect(run("alice", ["store", "sync", "on"]).status == 0)
         #expect(run("bob", ["zone", "list"]).status == 0)
         for zone in ["Trips", "Notes"] {

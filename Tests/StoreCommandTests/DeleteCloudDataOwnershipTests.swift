@@ -49,7 +49,7 @@ struct DeleteCloudDataOwnershipTests {
     @Test func aZoneTheStoreMadeIsDeletedAndComesBackOnSyncOn() throws {
         seedNotes()
         #expect(cli.run(["store", "sync", "on"]).status == 0)
-        #expect(cli.run(["store", "put", "Item", "w", "--zone", "Work", "--field", "v=1"]).status == 0)
+        #expect(cli.run(["store", "put", "Item", "w", "--zone", "Work", "--create-zone", "--field", "v=1"]).status == 0)
         // Writing through the store to a zone it did not make does not make it the store's.
         #expect(cli.run(["store", "put", "Note", "b", "--zone", "Notes", "--field", "t=2"]).status == 0)
         #expect(cli.run(["store", "sync"]).status == 0)

@@ -29,7 +29,7 @@ struct StoreCommandTests {
         let cli = BinaryRunner(home: home.path)
         for (zone, names) in [("B", ["b1", "b2"]), ("A", ["a3", "a1", "a2"])] {
             for (i, name) in names.enumerated() {
-                #expect(cli.run(["store", "put", "Note", name, "--zone", zone, "--field", "n:INT64=\(i + (zone == "A" ? 10 : 0))"]).status == 0)
+                #expect(cli.run(["store", "put", "Note", name, "--zone", zone, "--create-zone", "--field", "n:INT64=\(i + (zone == "A" ? 10 : 0))"]).status == 0)
             }
         }
         #expect(cli.run(["store", "put", "Other", "o1", "--field", "n:INT64=99"]).status == 0)

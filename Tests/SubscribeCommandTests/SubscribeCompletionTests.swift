@@ -14,6 +14,7 @@ struct SubscribeCompletionTests {
         let before = cli.run(["__complete", "--", "--cloud", url, "subscribe", "delete", ""])
         #expect(before.status == 0 && before.stdout.isEmpty)
         #expect(TemporaryDirectory.readBytes(home.file("elsewhere/team.sqlite")) == nil, "completion created no cloud")
+        #expect(cli.run(["--cloud", url, "cloud", "create"]).status == 0, "a cloud named explicitly is made on purpose")
         #expect(cli.run(["--cloud", url, "subscribe", "create", "--database", "private", "--id", "everything"]).status == 0)
         let after = cli.run(["__complete", "--", "--cloud", url, "subscribe", "delete", ""])
         #expect(after.stdout.split(separator: "\n") == ["everything"])

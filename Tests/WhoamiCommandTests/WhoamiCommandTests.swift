@@ -9,6 +9,7 @@ struct WhoamiCommandTests {
     var cli: BinaryRunner { BinaryRunner(home: home.path) }
 
     @Test func showsAccountDeviceContainerCloudAndSync() throws {
+        #expect(cli.run(["cloud", "create"]).status == 0, "whoami reads only: it makes no cloud")
         let before = try cli.run(["--device", "laptop", "whoami", "--json"]).json()
         #expect(before["account"] == .string("alice"))
         #expect(before["device"] == .string("laptop"))

@@ -3,21 +3,24 @@ import CloudSyncSession
 import CloudSyncCloud
 import CloudSyncCore
 
-/// `cloudsync cloud check|copy`: the cloud's storage itself (format, counts, integrity; a whole
+/// `cloudsync cloud create|check|copy`: the cloud's storage itself (format, counts, integrity; a whole
 /// copy from one backend to another).
 public enum CloudCommand {
     /// The command table entry.
     public static let spec = CommandSpec(
         name: "cloud",
-        abstract: "Inspect the cloud's storage.",
+        abstract: "Create, check or copy the cloud's storage.",
         discussion: """
             Works on the cloud named by --cloud (an embedded sqlite:// file or a postgres:// \
-            server) as a whole, below accounts and devices.
+            server) as a whole, below accounts and devices. A cloud file named with --cloud, \
+            CLOUDSYNC_CLOUD or the config file must exist (a typo must not make a new, empty \
+            cloud): 'cloud create' makes it. The default cloud of the home is made by the first \
+            command that saves.
             """,
         examples: [Example("cloudsync cloud check", "Show the format, the row counts and any integrity problem."),
                    Example("cloudsync cloud copy --from sqlite:///srv/cloud.sqlite --to postgres://sync@db/cloud",
                            "Move a cloud from one machine's file to a PostgreSQL server.")],
-        subcommands: [check, copy])
+        subcommands: [create, check, copy])
 
     /// The storage behind a cloud URL, opened (a server's tables are created on first use).
     static func openStorage(_ url: String, creating: Bool) throws -> (CloudLocator, any CloudStorageCopying) {
@@ -28,6 +31,27 @@ public enum CloudCommand {
         }
         return (locator, storage)
     }
+
+    static let create = CommandSpec(
+        name: "create", abstract: "Create the cloud named by --cloud if it does not exist.",
+        discussion: """
+            Makes an empty embedded cloud (and its folder) at a sqlite:// URL, or the tables of a \
+            postgres:// cloud; a cloud that exists is left as it is. Other commands refuse a cloud \
+            file named explicitly that does not exist (3), so that a typo is not a new cloud.
+            """,
+        examples: [Example("cloudsync --cloud sqlite:///srv/team.sqlite cloud create", "Make a new cloud file for a team.")],
+        jsonOutput: CloudJSONOutput.create,
+        run: { context, _ in
+            let locator = try CloudLocator(parsing: context.settings.cloudURL)
+            let created = locator.isKnownAbsent
+            if let folder = locator.localFolder { try FileSystem.makeDirectories(folder, mode: 0o700) }
+            _ = try locator.open()
+            if context.output.isJSON {
+                context.output.json(.object([("cloud", .string(locator.displayName)), ("created", .bool(created))]))
+            } else {
+                context.output.line(created ? "created the cloud \(locator.displayName)" : "the cloud \(locator.displayName) exists already")
+            }
+        })
 
     static let copy = CommandSpec(
         name: "copy", abstract: "Copy a whole cloud to another URL (SQLite to PostgreSQL or back).",

@@ -47,12 +47,17 @@ enum RecordQueryCommand {
                                 continuation: arguments.value("continuation"))
         var records: [Record] = []
         var continuation: String?
-        repeat {
-            let page = try session.cloud.queryRecords(query, in: request)
-            records += page.records
-            continuation = page.continuation
-            query.continuation = continuation
-        } while arguments.flag("all") && continuation != nil
+        let progress = QueryProgress(context.output, following: arguments.flag("all"))
+        try NameHints.suggestingZone(query.zoneName, session: session, request: request) {
+            repeat {
+                let page = try session.cloud.queryRecords(query, in: request)
+                records += page.records
+                continuation = page.continuation
+                query.continuation = continuation
+                if continuation != nil { progress.update(records.count) }
+            } while arguments.flag("all") && continuation != nil
+        }
+        progress.finish()
         if context.output.isJSON {
             context.output.json(.object([("records", .array(records.map(RecordJSON.encode))),
                                          ("continuationMarker", continuation.map { .string($0) } ?? .null)]))
@@ -61,6 +66,16 @@ enum RecordQueryCommand {
         context.output.table(["NAME", "TYPE", "CHANGE TAG", "FIELDS"], records.map {
             [$0.recordID.recordName, $0.recordType, $0.changeTag ?? "", RecordFormatting.fieldSummary($0)]
         }, fitting: 3)
+        if records.isEmpty {
+            // As psql's "(0 rows)": on a terminal an empty answer says so, and a type the schema
+            // does not know is named, with the nearest one (`record query Noet`).
+            if context.output.isTTY { context.output.line("(0 records)") }
+            if let types = NameHints.recordTypes(session), !types.contains(type) {
+                var message = "no record type '\(type)' in the \(context.settings.environment.rawValue) schema of \(context.settings.container)"
+                if let hint = Suggestions.didYouMean(type, among: types) { message += "; " + hint }
+                context.output.warning(.text(message))
+            }
+        }
         if let continuation {
             context.output.info("more results: --continuation \(continuation)")
         }

@@ -43,6 +43,10 @@ enum RecordSave {
         }
         guard let type = arguments.argument("type") else { throw CLIError.usage("a record type is required") }
         try NameRules.validateIdentifier(type, kind: "record type")
+        guard arguments.argument("name") != nil || !arguments.values("field").isEmpty
+                || arguments.value("fields-json") != nil else {
+            throw CLIError.usage("record save needs a record name or a field (--field NAME=VALUE or --fields-json); an empty record with a random name is rarely meant")
+        }
         let session = try context.session()
         let request = try context.databaseRequest(arguments, session: session, writing: true, ownerRequired: true)
         let zone = request.zoneID(arguments.value("zone") ?? ZoneID.defaultZoneName)
@@ -73,8 +77,16 @@ enum RecordSave {
             let stamp = ChangeStamp(timestamp: 0, userRecordName: "", deviceID: "")
             record.system = SystemFields(changeTag: tag, created: stamp, modified: stamp)
         }
-        let result = try session.cloud.modifyRecords(ModifyRequest(saves: [record], policy: policy), in: request)
-        if let failure = result.partialFailure { throw failure }
+        let result = try NameHints.suggestingZone(zone.zoneName, session: session, request: request) {
+            try session.cloud.modifyRecords(ModifyRequest(saves: [record], policy: policy), in: request)
+        }
+        if var failure = result.partialFailure {
+            // The one record's zone does not exist: say so with the nearest zone (`--zone notes`).
+            if failure.code == .zoneNotFound, let hint = NameHints.zone(zone.zoneName, session: session, request: request) {
+                failure.reason += "\n" + hint
+            }
+            throw failure
+        }
         guard let saved = result.saved.first else { throw CLIError.failed("the cloud saved nothing") }
         if context.output.isJSON {
             context.output.json(RecordJSON.encode(saved))

@@ -9,7 +9,9 @@ enum StorePut {
         name: "put", abstract: "Create or update a record in the local store (offline).",
         discussion: """
             Sets the given fields (name=value or name:TYPE=value, as 'record save') and keeps the \
-            others; --unset removes fields. A field keeps its type; a record keeps its type.
+            others; --unset removes fields. A field keeps its type; a record keeps its type. A \
+            zone the store has no record in is refused (a typo would reach the cloud at the next \
+            sync) unless it is the store's default zone or --create-zone is given.
             """,
         options: [
             FieldOptions.option(help: "A field to set (repeatable)."),
@@ -17,6 +19,7 @@ enum StorePut {
             OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
                        repeatable: true),
             StoreCommand.zoneOption, StoreCommand.ownerOption,
+            OptionSpec("create-zone", help: "Allow a zone the store has no record in yet (it is made in the cloud at the next sync)."),
             StoreDatabase.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
@@ -36,6 +39,10 @@ enum StorePut {
                 throw CLIError.usage("--encrypt works in the private store only: public records are readable by every account")
             }
             let store = try StoreDatabase.store(context, arguments)
+            try StoreNameHints.requireKnown(zone, store: store, context: context, allowNew: arguments.flag("create-zone"))
+            for warning in try StoreNameHints.warnings(type: type, fields: Array(fields.keys).sorted(), store: store, context: context) {
+                context.output.warning(.text(warning))
+            }
             for field in arguments.values("encrypt") { try NameRules.validateIdentifier(field, kind: "field name") }
             try EncryptionMarks.add(Set(arguments.values("encrypt")), recordType: type, store: store,
                                     container: StoreCommand.container(context))
