@@ -25,6 +25,23 @@ public enum NameHints {
         schema(session).map { Array($0.recordTypes.keys) }
     }
 
+    /// Warnings for a record type the schema lacks, or fields its type lacks, that are close to
+    /// known ones (`record save Noet`, `--field titel=…`): in development a save grows the
+    /// schema, so a typo would quietly become a new type or field.
+    /// Not asked of a server (`http(s)://`): a save there must stay one request.
+    public static func newNameWarnings(type: String, fields: [String], session: CloudSession) -> [String] {
+        if case .http? = try? CloudLocator(parsing: session.context.settings.cloudURL) { return [] }
+        guard let schema = schema(session) else { return [] }
+        guard let known = schema.recordType(named: type) else {
+            guard let hint = Suggestions.didYouMean(type, among: Array(schema.recordTypes.keys)) else { return [] }
+            return ["'\(type)' is a new record type in the schema. \(hint)"]
+        }
+        let names = known.fields.keys.filter { !FieldSchema.systemFieldTypes.keys.contains($0) }
+        return fields.filter { known.field(named: $0) == nil }.compactMap { field in
+            Suggestions.didYouMean(field, among: Array(names)).map { "'\(field)' is a new field of \(type). \($0)" }
+        }
+    }
+
     /// Runs `body`; a zone-not-found error of it gets the nearest zone of the request's
     /// database as a hint (`record save … --zone notes` → `Did you mean 'Notes'?`).
     public static func suggestingZone<T>(_ name: String, session: CloudSession, request: DatabaseRequest,

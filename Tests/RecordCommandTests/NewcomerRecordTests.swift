@@ -21,6 +21,18 @@ struct NewcomerRecordTests {
         }
     }
 
+    @Test func aSaveOfANewTypeOrFieldCloseToAKnownOneIsWarnedOf() {
+        #expect(cli.run(["record", "save", "Note", "n1", "--field", "title=Hi"]).status == 0)
+        let type = cli.run(["record", "save", "Noet", "n2", "--field", "title=Hi"])
+        #expect(type.status == 0, "a new type is allowed in development: \(type.stderr)")
+        #expect(type.stderr.contains("'Noet' is a new record type") && type.stderr.contains("Did you mean 'Note'?"), "\(type.stderr)")
+        let field = cli.run(["record", "save", "Note", "n3", "--field", "titel=Hi"])
+        #expect(field.status == 0, "\(field.stderr)")
+        #expect(field.stderr.contains("'titel' is a new field of Note") && field.stderr.contains("Did you mean 'title'?"), "\(field.stderr)")
+        let fine = cli.run(["record", "save", "Note", "n4", "--field", "title=Hi"])
+        #expect(fine.stderr.isEmpty, "\(fine.stderr)")
+    }
+
     @Test func aQueryOfATypeTheSchemaLacksSuggestsTheNearest() {
         #expect(cli.run(["record", "save", "Note", "n1", "--field", "title=Hi"]).status == 0)
         let typo = cli.run(["record", "query", "Noet"])

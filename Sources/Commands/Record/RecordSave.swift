@@ -72,6 +72,9 @@ enum RecordSave {
                 fields[field.name] = field.value
             }
         }
+        for warning in NameHints.newNameWarnings(type: type, fields: fields.keys.sorted(), session: session) {
+            context.output.warning(.text(warning))
+        }
         var record = Record(recordID: RecordID(recordName: name, zoneID: zone), recordType: type, fields: fields)
         if let tag = arguments.value("change-tag") {
             let stamp = ChangeStamp(timestamp: 0, userRecordName: "", deviceID: "")
