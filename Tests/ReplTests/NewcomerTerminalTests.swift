@@ -84,4 +84,24 @@ import Testing
         #expect(result.stdout.contains("environment  production\n"), "\(result.stdout)")
         #expect(!result.stdout.contains("\u{1B}"), "clear writes nothing to a pipe")
     }
+
+    @Test func clearClearsTheTerminal() {
+        let home = TemporaryDirectory("newcomer-clear")
+        guard let repl = ReplTerminalTests.start(home) else { return }
+        let prompt = "alice@laptop> "
+        repl.type("use")
+        repl.press("Enter")
+        repl.waitFor("environment  development")
+        repl.waitForIdle(prompt)
+        repl.type("clear")
+        repl.press("Enter")
+        var cleared = false
+        for _ in 0..<200 where !cleared {
+            let screen = repl.capture()
+            cleared = !screen.contains("environment  development") && screen.contains(prompt)
+            if !cleared { usleep(50_000) }
+        }
+        #expect(cleared, "the screen after clear: \(repl.capture())")
+        repl.quit(prompt)
+    }
 }
