@@ -25,6 +25,14 @@ struct StorePutZoneTests {
         #expect(cli.run(["store", "get", "c", "--zone", "Ntoes"]).status != 0, "nothing was written to the typo")
     }
 
+    @Test func aZoneFetchedFromTheCloudIsKnown() {
+        #expect(cli.run(["zone", "create", "Work"]).status == 0)
+        #expect(cli.run(["store", "put", "Note", "a", "--zone", "Work", "--field", "title=Hi"]).status == 3, "not fetched yet")
+        #expect(cli.run(["fetch-changes"]).status == 0)
+        let put = cli.run(["store", "put", "Note", "a", "--zone", "Work", "--field", "title=Hi"])
+        #expect(put.status == 0, "\(put.stderr)")
+    }
+
     @Test func aNewTypeOrFieldCloseToAKnownOneIsWarnedOf() {
         #expect(cli.run(["store", "put", "Note", "a", "--field", "title=Hi"]).status == 0)
         let type = cli.run(["store", "put", "Noet", "b", "--field", "title=Hi"])

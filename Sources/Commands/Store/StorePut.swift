@@ -10,8 +10,9 @@ enum StorePut {
         discussion: """
             Sets the given fields (name=value or name:TYPE=value, as 'record save') and keeps the \
             others; --unset removes fields. A field keeps its type; a record keeps its type. A \
-            zone the store has no record in is refused (a typo would reach the cloud at the next \
-            sync) unless it is the store's default zone or --create-zone is given.
+            zone this device does not know (no record in it here, not made by this device, not \
+            fetched with fetch-changes) is refused, since a typo would reach the cloud at the \
+            next sync, unless it is the store's default zone or --create-zone is given.
             """,
         options: [
             FieldOptions.option(help: "A field to set (repeatable)."),
@@ -19,7 +20,7 @@ enum StorePut {
             OptionSpec("encrypt", value: "NAME", help: "Encrypt this field of the type on the device before it syncs (repeatable).",
                        repeatable: true),
             StoreCommand.zoneOption, StoreCommand.ownerOption,
-            OptionSpec("create-zone", help: "Allow a zone the store has no record in yet (it is made in the cloud at the next sync)."),
+            OptionSpec("create-zone", help: "Allow a zone this device does not know yet (it is made in the cloud at the next sync)."),
             StoreDatabase.option,
         ],
         arguments: [ArgumentSpec("type", help: "Record type.", completion: .recordType),
