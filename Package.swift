@@ -97,7 +97,12 @@ let package = Package(
         .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Whoami",
                 swiftSettings: strict),
 
-        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebServices"],
+        // The console (issue 29): the single-page app `serve` answers at /console/ (HTML, CSS and
+        // JavaScript held in Swift string literals), GET /metrics and the administrator's /admin/1/… calls.
+        .target(name: "CloudSyncConsole", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncHTTPServer", "CloudSyncWebServices"],
+                swiftSettings: strict),
+        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebServices",
+                                                     "CloudSyncConsole"],
                 path: "Sources/Commands/Serve", swiftSettings: strict),
 
         // The composition root: every command family registered, and the backends.

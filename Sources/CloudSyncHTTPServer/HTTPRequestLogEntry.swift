@@ -1,7 +1,7 @@
 /// What the server logs of one answered request: one line each, given to the server's log closure.
 public struct HTTPRequestLogEntry: Sendable, Hashable {
     /// Query parameters whose values are secrets: logged as `name=-`.
-    public static let secretQueryParameters: Set<String> = ["ckWebAuthToken"]
+    public static let secretQueryParameters: Set<String> = ["ckWebAuthToken", "ckAPIToken"]
 
     public var method: String
     /// The path and query string as logged: secrets dropped, bytes outside printable ASCII escaped.

@@ -1,6 +1,7 @@
 import CloudSyncCLI
 import CloudSyncSession
 import CloudSyncCloud
+import CloudSyncConsole
 import CloudSyncCore
 import CloudSyncHTTPServer
 import CloudSyncWebServices
@@ -78,10 +79,19 @@ public enum ServeCommand {
         let cloud = try faultInjected(service, context)
         let scheme = configuration.tls == nil ? "http" : "https"
         let grants = AssetGrants(service: service, publicURL: try publicURL(arguments.value("public-url")), scheme: scheme)
-        let handler = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }, scheme: scheme, assetGrants: grants),
-                                             authenticator: AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: service),
-                                                                                    grants: grants))
-        let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in log.write(entry.line) })
+        let authenticator = AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: service), grants: grants)
+        let webServices = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }, scheme: scheme, assetGrants: grants),
+                                                 authenticator: authenticator)
+        // The console (/console/), GET /metrics and the administrator's /admin/1/… around the Web Services.
+        let metrics = ServerMetrics(started: Double(systemClock()) / 1000)
+        let gauges = ServerGauges()
+        let handler = ConsoleHTTPHandler(base: webServices, authenticator: authenticator, operations: OperationsEndpoints(service: service),
+                                         metrics: metrics, gauges: { gauges.read() })
+        let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in
+            log.write(entry.line)
+            metrics.record(entry)
+        })
+        gauges.attach(server)
         do {
             try server.start()
         } catch {
