@@ -691,7 +691,7 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections-per-addre
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l header-timeout -x -d 'Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-body-memory -x -d 'Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l quota-bytes -x -d 'Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work.'
-complete -c cloudsync -n '__cloudsync_at \'serve\'' -l public-url -x -d 'The http(s) URL clients reach this server at, for the asset upload and download URLs it hands out (default: the request\'s Host and the server\'s scheme).'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l public-url -x -d 'The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request\'s Host and the server\'s scheme).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 
 # cloudsync token
@@ -701,7 +701,7 @@ complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'revoke' -d 'Revoke a 
 complete -c cloudsync -n '__cloudsync_arg \'token\' 0' -a 'add-key' -d 'Register a server-to-server key (ECDSA P-256) for --account; print its key ID.'
 
 # cloudsync token create
-complete -c cloudsync -n '__cloudsync_at \'token create\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container).'
+complete -c cloudsync -n '__cloudsync_at \'token create\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container; the console\'s Operations page and GET /metrics).'
 complete -c cloudsync -n '__cloudsync_at \'token create\'' -l api -d 'Make a container API token (reads the public database as no user).'
 
 # cloudsync token list
@@ -710,7 +710,7 @@ complete -c cloudsync -n '__cloudsync_at \'token create\'' -l api -d 'Make a con
 
 # cloudsync token add-key
 complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l public-key -r -F -d 'The PEM public key (openssl ec -pubout).'
-complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container).'
+complete -c cloudsync -n '__cloudsync_at \'token add-key\'' -l admin -d 'Give it the administrator role (schema import, deploy and reset of every container; the console\'s Operations page and GET /metrics).'
 
 # cloudsync admin
 complete -c cloudsync -n '__cloudsync_arg \'admin\' 0' -a 'add' -d 'Make an account an administrator of the container (as --account, an administrator).'

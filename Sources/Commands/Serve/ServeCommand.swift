@@ -28,7 +28,14 @@ public enum ServeCommand {
             add-key'; a request whose credential is missing or unknown is refused 401 from its \
             headers, its body unread, and its connection closed. Long polls are limited to 8 per \
             account and device (32 per account; past it 429 THROTTLED). SIGTERM or SIGINT stops accepting, lets requests in flight finish (at most \
-            10 s) and exits 0.
+            10 s) and exits 0. \
+            The console, a web page that browses and edits the data, the schema, subscriptions, \
+            shares and (for administrators) tokens and server figures, is at /console/ of the \
+            server (open URL/console/#token=TOKEN to sign in). A token made with 'token create \
+            --admin' carries the administrator role: schema import, deploy and reset of every \
+            container, the console's Operations page, POST /admin/1/credentials/… and GET /metrics \
+            (Prometheus text: requests, errors and latency by endpoint, connections, records and \
+            bytes per container); any other credential gets 403 ACCESS_DENIED there.
             """,
         options: [OptionSpec("listen", value: "HOST:PORT", help: "Address to listen on (default 127.0.0.1:8080; port 0 picks one)."),
                   OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate (with --tls-key).", completion: .file),
@@ -45,11 +52,12 @@ public enum ServeCommand {
                   OptionSpec("quota-bytes", value: "BYTES",
                              help: "Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work."),
                   OptionSpec("public-url", value: "URL",
-                             help: "The http(s) URL clients reach this server at, for the asset upload and download URLs it hands out (default: the request's Host and the server's scheme)."),
+                             help: "The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request's Host and the server's scheme)."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
                              completion: .file)],
         examples: [Example("cloudsync serve --listen 0.0.0.0:8080 --cloud sqlite:///srv/cloud.sqlite", "Serve a cloud file."),
-                   Example("cloudsync serve --listen 127.0.0.1:0", "Serve on a free port (printed on start).")],
+                   Example("cloudsync serve --listen 127.0.0.1:0", "Serve on a free port (printed on start)."),
+                   Example("cloudsync serve --public-url https://cloud.example.com", "Behind a proxy: the URLs handed out name the proxy.")],
         jsonOutput: ServeJSONOutput.serve,
         run: { context, arguments in try run(context, arguments) })
 

@@ -19,7 +19,9 @@ public enum TokenCommand {
             once by 'token create'; only its SHA-256 is stored. A token or key acts as exactly \
             one account (--account). With --admin it also carries the administrator role: \
             container-wide acts (schema import, deploy and reset) on every container of the \
-            server; other tokens get 403 ACCESS_DENIED (exit 77) for them.
+            server, and the server's operations: the console's Operations page (tokens, keys, \
+            figures), POST /admin/1/credentials/… and GET /metrics; other tokens get 403 \
+            ACCESS_DENIED (exit 77) for them.
             """,
         examples: [Example("cloudsync token create --account alice --cloud sqlite:///srv/cloud.sqlite",
                            "Print a new token for alice."),
@@ -27,7 +29,7 @@ public enum TokenCommand {
                    Example("cloudsync token revoke tok_0123456789abcdef", "Revoke a token.")],
         subcommands: [create, list, revoke, addKey])
 
-    static let admin = OptionSpec("admin", help: "Give it the administrator role (schema import, deploy and reset of every container).")
+    static let admin = OptionSpec("admin", help: "Give it the administrator role (schema import, deploy and reset of every container; the console's Operations page and GET /metrics).")
 
     static let create = CommandSpec(
         name: "create", abstract: "Print a new token for --account, or an API token with --api (shown once).",
