@@ -75,6 +75,21 @@ struct ServeConsoleTests {
         #expect(fixture.log.contains("/metrics?ckAPIToken=- "), "\(fixture.log)")
     }
 
+    /// Records and bytes per container come from PostgreSQL too (the same SQL, its dialect).
+    @Test func containerFiguresOverPostgreSQL() throws {
+        let fixture = try ServeFixture(admin: true, cloud: try ServeStatelessNodesTests.freshPostgresCloud())
+        let (_, client) = fixture.client("alice")
+        #expect(client.run(["record", "save", "Note", "n1", "--field", "title=hello"], device: "a").status == 0)
+        #expect(client.run(["record", "save", "Note", "n2", "--field", "title=world"], device: "a").status == 0)
+        #expect(client.run(["record", "delete", "n2"], device: "a").status == 0)
+        let metrics = Self.curl(fixture.url + "/metrics", Self.bearer(fixture.token))
+        #expect(metrics.status == 200, "\(metrics)")
+        #expect(metrics.body.contains("cloudsync_container_records{container=\"iCloud.com.example.App\"} 1\n"), "\(metrics.body)")
+        let fields = metrics.body.split(separator: "\n").first { $0.hasPrefix("cloudsync_container_bytes{container=\"iCloud.com.example.App\",kind=\"fields\"}") }
+        #expect((fields?.split(separator: " ").last).flatMap { Int($0) } ?? 0 > 0, "\(metrics.body)")
+        #expect(fixture.stop() == 0)
+    }
+
     @Test func onlyAnAdministratorListsCreatesAndRevokesCredentials() throws {
         let fixture = try ServeFixture()
         let ops = trimmed(fixture.server.run(["token", "create", "--account", "ops", "--admin", "--cloud", fixture.cloud]).stdout)
