@@ -194,6 +194,37 @@ try:
     view_is("record")
     console_clean("conflict")
 
+    # An asset downloads through its downloadURL (signed: no credential needed); a reference is a link.
+    asset = os.path.join(os.environ["CLI_HOME"], "photo.bin")
+    with open(asset, "wb") as f:
+        f.write(bytes(range(256)) * 40)
+    cli(ALICE, "record", "save", "Photo", "p1", "--zone", "Notes", "--field", "image:ASSETID=@" + asset,
+        "--field", "subject:REFERENCE=n1@Notes")
+    go("#/record/development/private/Notes/p1", "record")
+    href = driver.find_element(By.CSS_SELECTOR, "#fields a.asset").get_attribute("href")
+    assert href.startswith(URL + "/"), href
+    with urllib.request.urlopen(href, timeout=30) as reply:
+        assert reply.read() == bytes(range(256)) * 40, "the downloaded asset differs"
+    driver.find_element(By.CSS_SELECTOR, "#fields a.ref").click()
+    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-view") == "record" and "n1" in text_of("system-fields"))
+    console_clean("asset and reference")
+
+    # Sharing: alice shares Notes, invites carol from the page, then removes her.
+    status, body = call(CAROL, database("zones/list"), {})
+    assert status == 200, body
+    status, body = call(ALICE, database("shares/modify"), {"zoneName": "Notes", "title": "Shared notes"})
+    assert status == 200, body
+    go("#/sharing/development", "sharing")
+    driver.find_element(By.CSS_SELECTOR, ".share input").send_keys("carol")
+    driver.find_element(By.CSS_SELECTOR, ".share button[type=submit]").click()
+    wait.until(lambda d: "carol" in d.find_element(By.CSS_SELECTOR, ".share table").text)
+    assert "Shared notes" in driver.find_element(By.ID, "view").text
+    console_clean("sharing")
+    driver.find_element(By.CSS_SELECTOR, ".share table button.danger").click()
+    accept_dialog()
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".share table"))
+    console_clean("sharing, removed")
+
     # A query with a predicate and a sort.
     cli(ALICE, "record", "save", "Note", "n2", "--zone", "Notes", "--field", "title=Other")
     go("#/zone/development/private/Notes", "zone")
