@@ -159,6 +159,9 @@ let package = Package(
                                    "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
+        // The console's files, metrics labels and Prometheus text (issue 29), in-process.
+        .testTarget(name: "CloudSyncConsoleTests", dependencies: ["CloudSyncConsole", "CloudSyncHTTPServer", "CloudSyncCloud"],
+                    swiftSettings: strict),
         .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
