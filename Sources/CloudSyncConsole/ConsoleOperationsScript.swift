@@ -176,7 +176,7 @@ enum ConsoleOperationsScript {
     const account = h('input', { id: 'new-token-account', placeholder: 'account' });
     const admin = h('input', { type: 'checkbox', id: 'new-token-admin' });
     const rows = (credentials.credentials || []).map((c) => h('tr', { 'data-id': c.id },
-      h('td', { class: 'mono' }, c.id), h('td', null, c.kind === 'apiToken' ? '(' + (c.container || '') + ')' : c.account),
+      h('td', { class: 'mono' }, c.id), h('td', null, c.kind === 'api-token' ? '(' + (c.container || '') + ')' : c.account),
       h('td', null, c.kind), h('td', null, c.role === 'admin' ? h('span', { class: 'tag admin' }, 'admin') : c.role),
       h('td', { class: 'hide-narrow' }, c.created), h('td', { class: 'hide-narrow' }, c.lastUsed || 'never'),
       h('td', null, h('button', { type: 'button', class: 'danger revoke', onclick: async () => {

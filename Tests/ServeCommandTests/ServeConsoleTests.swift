@@ -119,6 +119,19 @@ struct ServeConsoleTests {
         #expect(Self.curl(zones, Self.bearer(carol)).status == 401)
         #expect(Self.curl(fixture.url + "/admin/1/credentials/revoke", post + Self.bearer(ops) + ["-d", #"{"id":"\#(id)"}"#]).status == 404)
         #expect(Self.curl(fixture.url + "/admin/1/credentials/create", post + Self.bearer(ops) + ["-d", #"{"account":"a b"}"#]).status == 400)
+        // A server-to-server key registered through the operations call is listed as one.
+        let keys = TemporaryDirectory("console-keys")
+        _ = ProcessSpawner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keys.file("k.pem")], environment: [:])
+        _ = ProcessSpawner.run("/usr/bin/openssl", ["ec", "-in", keys.file("k.pem"), "-pubout", "-out", keys.file("pub.pem")], environment: [:])
+        let pem = ProcessSpawner.run("/bin/cat", [keys.file("pub.pem")], environment: [:]).stdout
+        #expect(pem.contains("BEGIN PUBLIC KEY"), "\(pem)")
+        let body = JSONValue.object([("account", .string("alice")), ("publicKey", .string(pem))]).serialized()
+        let added = Self.curl(fixture.url + "/admin/1/keys/add", post + Self.bearer(ops) + ["-d", body])
+        #expect(added.status == 200, "\(added)")
+        let keyID = try #require(try JSONValue.parse(added.body)["id"]?.stringValue)
+        let again = try JSONValue.parse(Self.curl(fixture.url + "/admin/1/credentials/list", post + Self.bearer(ops)).body)
+        #expect(again["credentials"]?.arrayValue?.contains { $0["id"] == .string(keyID) && $0["kind"] == .string("server-key") } == true, "\(again)")
+        #expect(Self.curl(fixture.url + "/admin/1/keys/add", post + Self.bearer(ops) + ["-d", #"{"account":"alice","publicKey":"nope"}"#]).status == 400)
         #expect(Self.curl(fixture.url + "/admin/1/nothing", post + Self.bearer(ops)).status == 404)
         #expect(fixture.stop() == 0)
     }
