@@ -262,10 +262,9 @@ try:
     go("#/zone/development/private/Notes", "zone")
     driver.execute_script("document.getElementById('q-limit').value = '200'")
     driver.find_element(By.ID, "q-type").send_keys("Item")
-    started = time.monotonic()
     driver.find_element(By.ID, "run-query").click()
     wait.until(lambda d: d.find_element(By.ID, "results").get_attribute("data-count") == "200")
-    seconds = time.monotonic() - started
+    seconds = int(driver.find_element(By.ID, "results").get_attribute("data-ms")) / 1000  # measured in the page
     rendered = driver.find_element(By.ID, "render-time").text
     # The baseline, in the same run: the same query as a bare API call (no page, no rendering).
     started = time.monotonic()
@@ -273,7 +272,7 @@ try:
                                                             "resultsLimit": 200})
     baseline = time.monotonic() - started
     assert status == 200 and len(json.loads(body)["records"]) == 200, body[:200]
-    print(f"figure: 200-record page, query and render {seconds * 1000:.0f} ms in the browser ({rendered}); "
+    print(f"figure: 200-record page, the query and its rendering {seconds * 1000:.0f} ms in the browser ({rendered}); "
           f"the bare API call {baseline * 1000:.0f} ms; ratio {seconds / max(baseline, 1e-6):.1f}x")
     console_clean("200 records")
 

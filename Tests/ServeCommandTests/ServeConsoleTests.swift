@@ -107,6 +107,7 @@ struct ServeConsoleTests {
         // Roles: any credential may ask its own.
         #expect(Self.curl(fixture.url + "/admin/1/role", post + Self.bearer(fixture.token)).body.contains(#""role":"user""#))
         #expect(Self.curl(fixture.url + "/admin/1/role", post + Self.bearer(ops)).body.contains(#""role":"admin""#))
+        #expect(Self.curl(fixture.url + "/admin/1/role", post).status == 401)
         // Create a token for carol; it works; revoke it; it is refused.
         let made = try JSONValue.parse(Self.curl(fixture.url + "/admin/1/credentials/create", post + Self.bearer(ops)
                                                  + ["-d", #"{"account":"carol"}"#]).body)
