@@ -67,6 +67,10 @@ dl.kv dd { margin: 0; word-break: break-all; }
 @media (max-width: 640px) {
   main { padding: 12px; }
   #top { padding: 8px 12px; }
+  #who { margin-left: auto; }
+  #who .tag[title=container] { display: none; }
+  #nav { order: 3; flex: 1 1 100%; flex-wrap: nowrap; overflow-x: auto; }
+  #nav a { white-space: nowrap; }
   .fieldrow { grid-template-columns: 1fr 1fr; }
   .fieldrow .wide { grid-column: 1 / -1; }
   td.value { max-width: 240px; }
