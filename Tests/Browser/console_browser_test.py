@@ -344,6 +344,28 @@ try:
     go("#/", "home")
     shot("home-1280x800.png")
     console_clean("screenshots")
+
+    # Delete a zone (typed confirmation).
+    go("#/data/development/private", "data")
+    driver.find_element(By.ID, "new-zone").send_keys("Scratch")
+    driver.find_element(By.CSS_SELECTOR, "#zone-create button[type=submit]").click()
+    wait.until(lambda d: "Scratch" in d.find_element(By.ID, "zones").text)
+    driver.execute_script("document.getElementById('delete-zone').value = 'Scratch'")
+    driver.find_element(By.ID, "delete-zone-button").click()
+    accept_dialog("Scratch")
+    wait.until(lambda d: "Scratch" not in d.find_element(By.ID, "zones").text)
+    console_clean("zone deleted")
+
+    # Reset development (typed confirmation): the development schema is gone, production stays.
+    sign_in(OPS)
+    go("#/schema/development", "schema")
+    driver.find_element(By.ID, "reset").click()
+    accept_dialog("reset")
+    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-view") == "schema" and d.find_elements(By.ID, "schema-empty"))
+    go("#/schema/production", "schema")
+    wait.until(lambda d: "Note" in d.find_element(By.ID, "schema-table").text)
+    console_clean("reset")
+
     print(f"ok: {pages} pages checked")
 except BaseException:
     try:

@@ -10,9 +10,10 @@ import Glibc
 /// real `serve` on 127.0.0.1. The script (Tests/Browser/console_browser_test.py) signs in with a
 /// `#token=` link, creates a zone and a record, edits it, meets a conflict the CLI provoked,
 /// queries with a predicate, renders hostile field values as text, shows a page of 200 records,
-/// sees a schema the CLI imported and deploys it, revokes a token as an administrator, sees a
-/// notification arrive and signs in with an API token, checking the browser's console for
-/// errors on every page. Screenshots go to a temporary folder, or to
+/// downloads an asset, follows a reference, invites and removes a share's participant, sees a
+/// schema the CLI imported and deploys it, revokes a token as an administrator, sees a
+/// notification arrive, signs in with an API token, deletes a zone and resets development,
+/// checking the browser's console for errors on every page. Screenshots go to a temporary folder, or to
 /// `CLOUDSYNC_CONSOLE_SCREENSHOTS` when set (docs/console/ was made so).
 @Suite("cloudsync serve: the console in a real browser")
 struct ServeConsoleBrowserTests {
