@@ -275,6 +275,13 @@ try:
     print(f"figure: 200-record page, the query and its rendering {seconds * 1000:.0f} ms in the browser ({rendered}); "
           f"the bare API call {baseline * 1000:.0f} ms; ratio {seconds / max(baseline, 1e-6):.1f}x")
     console_clean("200 records")
+    # Browsing the zone's change feed pages by its sync token: 50, then more.
+    driver.execute_script("document.getElementById('q-limit').value = '50'; document.getElementById('q-type').value = '';")
+    driver.find_element(By.ID, "run-query").click()
+    wait.until(lambda d: d.find_element(By.ID, "results").get_attribute("data-count") == "50")
+    driver.find_element(By.ID, "next-page").click()
+    wait.until(lambda d: d.find_element(By.ID, "results").get_attribute("data-count") == "100")
+    console_clean("paging")
 
     # Schema: import with the CLI as the administrator, see it, deploy it from the page.
     schema = os.path.join(os.environ["CLI_HOME"], "notes.ckdb")
@@ -327,8 +334,20 @@ try:
         "recordName": "ping", "recordType": "Ping", "fields": {"at": {"value": "now"}}}}]})
     assert status == 200, body
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#notifications .notification"))
+    assert "console-watch" in text_of("notifications"), text_of("notifications")
     driver.find_element(By.ID, "listen").click()
     console_clean("notifications")
+    # The subscription is listed, inspected and deleted.
+    go("#/subscriptions/development/private", "subscriptions")
+    row = [r for r in driver.find_elements(By.CSS_SELECTOR, "#subscriptions tbody tr") if "console-watch" in r.text][0]
+    row.find_element(By.XPATH, ".//button[text()='Inspect']").click()
+    assert '"subscriptionID": "console-watch"' in text_of("subscription-json"), text_of("subscription-json")
+    row.find_element(By.CSS_SELECTOR, "button.danger").click()
+    accept_dialog()
+    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-view") == "subscriptions" and not d.find_elements(By.ID, "subscriptions"))
+    status, body = call(OPS, database("subscriptions/list"), {}, "POST")
+    assert "console-watch" not in body, body
+    console_clean("subscriptions")
 
     # The public view of an API token: read only, the public database.
     sign_in(API, "api")
