@@ -198,7 +198,12 @@ const CS = { views: [], nav: [] };
     const view = clear(document.getElementById('view'));
     header();
     if (!session.token) { view.appendChild(signInView()); return; }
-    const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
+    let parts;
+    try {
+      parts = window.location.hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
+    } catch (e) {
+      parts = [];  // a malformed %-escape in a typed address: the home view
+    }
     const key = parts[0] || 'home';
     const entry = CS.views.find((v) => v.key === key) || CS.views.find((v) => v.key === 'home');
     const started = performance.now();

@@ -140,6 +140,8 @@ try:
     sign_in(ALICE)
     assert text_of("home-account") == "alice", text_of("home-account")
     console_clean("home")
+    go("#/record/%E0%A4%A", "home")  # a malformed address shows the home view, no error
+    console_clean("malformed address")
 
     # Create a zone.
     go("#/data/development/private", "data")
