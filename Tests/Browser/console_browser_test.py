@@ -289,7 +289,8 @@ try:
     schema = os.path.join(os.environ["CLI_HOME"], "notes.ckdb")
     with open(schema, "w") as f:
         f.write('DEFINE SCHEMA\n    RECORD TYPE Note (\n        "___recordID" REFERENCE QUERYABLE,\n'
-                '        title STRING QUERYABLE SORTABLE,\n        count INT64,\n        GRANT READ TO "_world"\n    );\n')
+                '        title STRING QUERYABLE SORTABLE,\n        count INT64,\n        GRANT READ TO "_world",\n'
+                '        GRANT CREATE TO "_icloud"\n    );\n')
     cli(OPS, "--account", "ops", "schema", "import", schema)
     sign_in(OPS)
     go("#/schema/development", "schema")
@@ -352,8 +353,18 @@ try:
     console_clean("subscriptions")
 
     # The public view of an API token: read only, the public database.
+    status, body = call(ALICE, database("records/modify", db="public"), {"operations": [{"operationType": "create", "record": {
+        "recordName": "hello-world", "recordType": "Note", "fields": {"title": {"value": "Public hello"}}}}]})
+    assert status == 200 and "serverErrorCode" not in body, body
     sign_in(API, "api")
     assert "Public view" in driver.find_element(By.ID, "view").text
+    assert "Operations" not in text_of("nav") and "Schema" not in text_of("nav"), text_of("nav")
+    go("#/zone/development/public/_defaultZone", "zone")
+    assert not driver.find_elements(By.ID, "new-record"), "the public view is read only"
+    driver.find_element(By.ID, "q-type").send_keys("Note")
+    driver.find_element(By.ID, "run-query").click()
+    wait.until(lambda d: d.find_element(By.ID, "results").get_attribute("data-count") == "1")
+    assert "Public hello" in text_of("results"), text_of("results")
     console_clean("public view")
 
     # The phone-sized layout.
