@@ -75,6 +75,21 @@ enum ConsoleOperationsScript {
           CS.render();
         } catch (e) { toast(describe(e)); }
       } }, 'Remove'))));
+    // Share a zone: shares/modify makes the share (the zone's records become reachable by its participants).
+    const zones = ((await api.call(env, 'private', 'zones/list', {})).zones || []).map((z) => z.zoneID.zoneName)
+      .filter((z) => z !== '_defaultZone' && !owned.some((s) => s.zoneID.zoneName === z));
+    if (zones.length) {
+      const pick = h('select', { id: 'share-zone' }, zones.map((z) => h('option', null, z)));
+      const title = h('input', { id: 'share-title', placeholder: 'title', class: 'grow' });
+      out.appendChild(h('form', { class: 'card', id: 'share-create', onsubmit: async (ev) => {
+        ev.preventDefault();
+        try {
+          await api.call(env, 'private', 'shares/modify', { zoneName: pick.value, title: title.value.trim() || pick.value });
+          toast('Sharing ' + pick.value);
+          CS.render();
+        } catch (e) { toast(describe(e)); }
+      } }, h('h2', null, 'Share a zone'), h('div', { class: 'row' }, pick, title, h('button', { type: 'submit', class: 'primary' }, 'Share'))));
+    }
     out.appendChild(h('h2', null, 'Zones I share'));
     if (!owned.length) out.appendChild(h('p', { class: 'muted' }, 'None.'));
     for (const share of owned) {
@@ -89,7 +104,15 @@ enum ConsoleOperationsScript {
             await api.call(env, 'private', 'shares/participants', { zoneName: share.zoneID.zoneName, add: [who.value.trim()], permission: permission.value });
             CS.render();
           } catch (e) { toast(describe(e)); }
-        } }, who, permission, h('button', { type: 'submit', class: 'primary' }, 'Invite'))));
+        } }, who, permission, h('button', { type: 'submit', class: 'primary' }, 'Invite')),
+        h('div', { class: 'row' }, h('button', { type: 'button', class: 'danger stop-sharing', onclick: async () => {
+          if (!window.confirm('Stop sharing ' + share.zoneID.zoneName + '? Participants lose access.')) return;
+          try {
+            await api.call(env, 'private', 'shares/delete', { zoneName: share.zoneID.zoneName });
+            toast('Stopped sharing ' + share.zoneID.zoneName);
+            CS.render();
+          } catch (e) { toast(describe(e)); }
+        } }, 'Stop sharing'))));
     }
     out.appendChild(h('h2', null, 'Zones shared with me'));
     out.appendChild(accepted.length ? table(['Zone', 'Owner', 'Title'], accepted.map((s) => h('tr', null,
