@@ -195,9 +195,12 @@ const CS = { views: [], nav: [] };
   let generation = 0;
   async function render() {
     const mine = ++generation;
-    const view = clear(document.getElementById('view'));
+    // The old view stays until the new one is ready (no flash, no half-built page to click in).
+    const view = document.getElementById('view');
+    view.dataset.view = 'loading';
+    view.setAttribute('aria-busy', 'true');
     header();
-    if (!session.token) { view.appendChild(signInView()); return; }
+    if (!session.token) { clear(view).appendChild(signInView()); view.dataset.view = 'signin'; view.removeAttribute('aria-busy'); return; }
     let parts;
     try {
       parts = window.location.hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
@@ -220,6 +223,7 @@ const CS = { views: [], nav: [] };
       view.appendChild(banner('bad', describe(e)));
       view.dataset.view = 'error';
     }
+    view.removeAttribute('aria-busy');
   }
   function describe(e) {
     if (e instanceof APIError) return (e.code ? e.code + ': ' : '') + e.message;

@@ -60,7 +60,7 @@ dl.kv dt { color: var(--muted); font-size: 13px; }
 dl.kv dd { margin: 0; word-break: break-all; }
 .fieldrow { display: grid; grid-template-columns: minmax(110px, 1fr) minmax(120px, 150px) 2fr auto; gap: 6px; align-items: start; margin: 6px 0; }
 .stat { font-size: 24px; font-weight: 650; }
-#toast { position: fixed; right: 16px; bottom: 16px; max-width: min(420px, calc(100vw - 32px)); }
+#toast { position: fixed; right: 16px; bottom: 16px; max-width: min(420px, calc(100vw - 32px)); pointer-events: none; }
 #toast div { background: #0f1724; color: #fff; padding: 9px 13px; border-radius: 8px; margin-top: 6px; word-break: break-word; }
 .signin { max-width: 520px; margin: 40px auto; }
 .feed { max-height: 360px; overflow-y: auto; }

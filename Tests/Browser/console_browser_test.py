@@ -127,6 +127,8 @@ def shot(name, width=1280, height=800):
 
 def sign_in(token, kind=None):
     extra = "&kind=" + kind if kind else ""
+    # An open console keeps its view until the new one is ready: forget which view it showed.
+    driver.execute_script("const v = document.getElementById('view'); if (v) v.removeAttribute('data-view');")
     driver.get(URL + "/console/#token=" + token + extra)
     view_is("home")
     current = driver.execute_script("return window.location.href")
@@ -415,6 +417,7 @@ except BaseException:
         print("page:", driver.execute_script("return window.location.href"), file=sys.stderr)
         print("view:", driver.find_element(By.ID, "view").get_attribute("data-view"), driver.find_element(By.ID, "view").text[:2000],
               file=sys.stderr)
+        print("toasts:", driver.find_element(By.ID, "toast").text, file=sys.stderr)
         print("console:", driver.get_log("browser"), file=sys.stderr)
         driver.save_screenshot(os.path.join(SHOTS, "failure.png"))
     except BaseException as error:
