@@ -94,6 +94,8 @@ let package = Package(
                 swiftSettings: strict),
         // Zone sharing (issue 18).
         .target(name: "ShareCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Share", swiftSettings: strict),
+        .target(name: "SyncCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Sync",
+                swiftSettings: strict),
         .target(name: "WhoamiCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession"], path: "Sources/Commands/Whoami",
                 swiftSettings: strict),
 
@@ -111,7 +113,7 @@ let package = Package(
                                "ZoneCommand", "RecordCommand", "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                "MessageCommand", "OTPCommand",
                                "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",
-                               "ShareCommand"],
+                               "ShareCommand", "SyncCommand"],
                 swiftSettings: strict),
         // The command line for the Swift runtime, from glibc's constructor arguments instead of the
         // runtime's /proc/self/maps scan at every start (see process_arguments.c).
@@ -184,6 +186,7 @@ let package = Package(
         .testTarget(name: "SubscribeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "SchemaCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ShareCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "SyncCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "WhoamiCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ReplTests", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCommands", "ReplCommand", "TestSupport", "cloudsync"],
                     swiftSettings: strict),

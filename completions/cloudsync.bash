@@ -14,7 +14,7 @@
 __cloudsync_table() {
     subs='' opts='' valopts=''
     case $1 in
-    '') subs='zone record fetch-changes store kv subscribe share schema keys message otp serve token admin login tour whoami cloud repl help' opts='--version' ;;
+    '') subs='zone record fetch-changes store sync kv subscribe share schema keys message otp serve token admin login tour whoami cloud repl help' opts='--version' ;;
     'zone') subs='create list delete' ;;
     'zone create') opts='--atomic --database' valopts='--database' ;;
     'zone list') opts='--database' valopts='--database' ;;
@@ -37,6 +37,7 @@ __cloudsync_table() {
     'store export') opts='--zone --type --database' valopts='--zone --type --database' ;;
     'store import') opts='--zone --batch-size' valopts='--zone --batch-size' ;;
     'store revert') opts='--database' valopts='--database' ;;
+    'sync') opts='--watch' ;;
     'kv') subs='get set delete list sync' ;;
     'kv set') opts='--type --file' valopts='--type --file' ;;
     'kv list') opts='--all' ;;

@@ -10,7 +10,7 @@
 function __cloudsync_subcommands --argument-names path
     switch "$path"
         case ''
-            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'kv' 'subscribe' 'share' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'admin' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
+            printf '%s\n' 'zone' 'record' 'fetch-changes' 'store' 'sync' 'kv' 'subscribe' 'share' 'schema' 'keys' 'message' 'otp' 'serve' 'token' 'admin' 'login' 'tour' 'whoami' 'cloud' 'repl' 'help'
         case 'zone'
             printf '%s\n' 'create' 'list' 'delete'
         case 'record'
@@ -248,6 +248,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'zone' -d 'Create, list and
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'record' -d 'Save, fetch, delete and query records in the cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'fetch-changes' -d 'Fetch what changed in the cloud since this device last asked.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'store' -d 'Work with this device\'s local store and sync it with the cloud.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'sync' -d 'Sync this device once, or keep it in sync (--watch).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'kv' -d 'Get, set and sync the account\'s key-value store.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'subscribe' -d 'Subscribe to changes and listen for notifications.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'share' -d 'Share zones with other accounts, and accept or leave their shares.'
@@ -419,6 +420,9 @@ complete -c cloudsync -n '__cloudsync_arg \'store import\' 0' -F -d 'NDJSON file
 # cloudsync store revert
 complete -c cloudsync -n '__cloudsync_at \'store revert\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_arg \'store revert\' 0 rest' -a '(__cloudsync_live)' -d 'Record name.'
+
+# cloudsync sync
+complete -c cloudsync -n '__cloudsync_at \'sync\'' -l watch -d 'Keep running: push after local commits, pull on notifications, wait out outages.'
 
 # cloudsync kv
 complete -c cloudsync -n '__cloudsync_arg \'kv\' 0' -a 'get' -d 'Print a key\'s value.'

@@ -14,6 +14,7 @@ import ServeCommand
 import ShareCommand
 import StoreCommand
 import SubscribeCommand
+import SyncCommand
 import TourCommand
 import WhoamiCommand
 import ZoneCommand
@@ -50,6 +51,7 @@ public enum CommandTable {
         registry.register("record") { RecordCommand.spec }
         registry.register("fetch-changes") { FetchChangesCommand.spec }
         registry.register("store") { StoreCommand.spec(syncRules: storeSyncRules()) }
+        registry.register("sync") { SyncCommand.spec(rules: storeSyncRules()) }
         registry.register("kv") { KVCommand.spec }
         registry.register("subscribe") { SubscribeCommand.spec }
         registry.register("share") { ShareCommand.spec }

@@ -56,7 +56,7 @@ final class BackgroundJob<Value> {
 }
 
 /// The closure a new thread runs (a C thread entry cannot capture a generic context).
-private final class ThreadEntry {
+final class ThreadEntry {
     let run: () -> Void
     init(_ run: @escaping () -> Void) { self.run = run }
 }

@@ -68,6 +68,18 @@ public struct SyncVerb {
         if arguments.flag("delete-cloud-data") && state != "off" {
             throw CLIError.usage("--delete-cloud-data goes with 'sync off'")
         }
+        // Sync off as this device last saw it: only the switch is asked for. When the cloud cannot
+        // be reached that value holds: nothing is sent, so nothing failed (no 69).
+        var learnedSwitch = false
+        if state == nil, try !SyncToggle.isOn(store: store, container: container) {
+            do {
+                try context.session().keyValueSync().sync()
+                learnedSwitch = true
+            } catch let error as CloudError where error.code.isRetryable {
+                try Self.printOff(context, store: store, arguments, offline: error.reason)
+                return
+            }
+        }
         let session = try context.session()
         let keyValues = try session.keyValueSync()
         let now = systemClock()
@@ -128,17 +140,12 @@ public struct SyncVerb {
             }
             return
         case nil:
-            try keyValues.sync()
+            if !learnedSwitch { try keyValues.sync() }
         case let other?:
             throw CLIError.usage("unknown sync state '\(other)'; use on or off")
         }
         guard try SyncToggle.isOn(store: store, container: container) else {
-            if context.output.isJSON {
-                context.output.json(.object([("syncEnabled", .bool(false)),
-                                             ("pending", .int(Int64(try store.pendingCount(container: container))))]))
-            } else {
-                context.output.line("sync is off for account \(context.settings.account): nothing was sent or fetched; turn it on with 'cloudsync \((arguments.commandPath).joined(separator: " ")) on'")
-            }
+            try Self.printOff(context, store: store, arguments, offline: nil)
             return
         }
         let adapter = try checkedAdapter ?? session.storeAdapter(makeAdapter(forceData))
@@ -166,6 +173,18 @@ public struct SyncVerb {
         if !report.failures.isEmpty {
             throw CloudError(.partialFailure, "\(report.failures.count) records could not be pushed; they stay pending",
                              partialErrors: report.failures)
+        }
+    }
+
+    /// Says that sync is off (`offline`: why the cloud could not be asked; the switch as last seen holds).
+    static func printOff(_ context: CommandContext, store: DeviceStore, _ arguments: ParsedArguments, offline: String?) throws {
+        let container = context.settings.container
+        if context.output.isJSON {
+            context.output.json(.object([("syncEnabled", .bool(false)),
+                                         ("pending", .int(Int64(try store.pendingCount(container: container))))]))
+        } else {
+            let seen = offline.map { " (as last seen: the cloud cannot be reached: \($0))" } ?? ""
+            context.output.line("sync is off for account \(context.settings.account)\(seen): nothing was sent or fetched; turn it on with 'cloudsync \((arguments.commandPath).joined(separator: " ")) on'")
         }
     }
 

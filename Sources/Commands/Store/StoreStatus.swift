@@ -21,6 +21,8 @@ enum StoreStatus {
             let syncOn = try SyncToggle.isOn(store: context.deviceStore(), container: container)
             // The public store: per mirrored type, the newest modification time applied and the last full scan.
             let mirrored = try StoreDatabase.isPublic(context, arguments) ? try mirrorStates(store, container) : nil
+            // A `sync --watch` of this device, if one runs (its lock is held).
+            let watcher = SyncWatcherLock.running(devicePath: context.settings.deviceStorePath)
             if context.output.isJSON {
                 context.output.json(.object((mirrored.map { [("publicTypes", JSONValue.array($0.map { state in
                     .object([("recordType", .string(state.type)), ("watermark", state.watermark.map { .int($0) } ?? .null),
@@ -32,6 +34,7 @@ enum StoreStatus {
                     ("databaseToken", .bool(status.hasDatabaseToken)), ("zoneTokens", .int(Int64(status.zoneTokens))),
                     ("mergePolicy", .string(policy)), ("conflicts", .int(Int64(status.conflicts))),
                     ("unresolvedConflicts", .int(Int64(status.unresolvedConflicts))),
+                    ("watcher", watcherJSON(watcher)),
                 ]))
                 return
             }
@@ -44,10 +47,24 @@ enum StoreStatus {
             out.line("zone tokens:          \(status.zoneTokens)")
             out.line("merge policy:         \(policy)")
             out.line("conflicts:            \(status.conflicts) logged, \(status.unresolvedConflicts) unresolved")
+            if let watcher {
+                let last = watcher.lastCycle.map { ISO8601.format(milliseconds: $0) } ?? "none yet"
+                out.line("watcher:              PID \(watcher.pid), \(watcher.state), since \(ISO8601.format(milliseconds: watcher.since)), last cycle \(last)")
+            } else {
+                out.line("watcher:              none (start one with 'cloudsync sync --watch')")
+            }
             for state in mirrored ?? [] {
                 out.line("public type \(state.type): newest change applied \(state.watermark.map { ISO8601.format(milliseconds: $0) } ?? "none"), last full scan \(state.lastScan.map { ISO8601.format(milliseconds: $0) } ?? "never")")
             }
         })
+
+    /// The running watcher as JSON, or null.
+    static func watcherJSON(_ watcher: SyncWatcherLock.Status?) -> JSONValue {
+        guard let watcher else { return .null }
+        let lastCycle: JSONValue = watcher.lastCycle.map { .int($0) } ?? .null
+        return .object([("pid", .int(Int64(watcher.pid))), ("since", .int(watcher.since)), ("lastCycle", lastCycle),
+                        ("state", .string(watcher.state))])
+    }
 
     /// The mirror's state of every type the public store has synced.
     static func mirrorStates(_ store: DeviceStore, _ container: String) throws -> [(type: String, watermark: Int64?, lastScan: Int64?)] {
