@@ -45,7 +45,7 @@ __cloudsync_table() {
     'subscribe create') opts='--database --zone --query --where --arg --fires-on --once --id --silent --alert --desired-keys --owner' valopts='--database --zone --query --where --arg --fires-on --id --alert --desired-keys --owner' ;;
     'subscribe list') opts='--database' valopts='--database' ;;
     'subscribe delete') opts='--database' valopts='--database' ;;
-    'subscribe listen') opts='--once --timeout --exec' valopts='--timeout --exec' ;;
+    'subscribe listen') opts='--once --timeout --exec --retry' valopts='--timeout --exec' ;;
     'subscribe init') opts='--zone --database --verify' valopts='--zone --database' ;;
     'share') subs='create add remove accept leave delete list' ;;
     'share create') opts='--zone --title --public-permission' valopts='--zone --title --public-permission' ;;

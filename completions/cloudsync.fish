@@ -480,6 +480,7 @@ complete -c cloudsync -n '__cloudsync_arg \'subscribe delete\' 0 rest' -a '(__cl
 complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l once -d 'Exit after the first notification.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l timeout -x -d 'Exit (status 75 if nothing came) after SECONDS without a notification.'
 complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l exec -x -d 'Run COMMAND (through /bin/sh -c) once per notification.'
+complete -c cloudsync -n '__cloudsync_at \'subscribe listen\'' -l retry -d 'When the cloud cannot be reached, wait for it (backoff 1 s to 60 s) and resume instead of exiting 69.'
 
 # cloudsync subscribe init
 complete -c cloudsync -n '__cloudsync_at \'subscribe init\'' -l zone -x -d 'A zone the app keeps its records in (repeatable).'

@@ -64,6 +64,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// Whether the device is registered and the subscription saved (redone after an outage).
     var announced = false
     var waiterStarted = false
+    /// Whether `run` is looping (a single `cycle()` starts no waiter thread).
+    var watching = false
 
     /// An engine for the private database of `request`'s account, as `request`'s device.
     public init(cloud: any CloudService, store: DeviceStore, request: DatabaseRequest, adapter: any ModelAdapter,
@@ -108,6 +110,9 @@ public final class SyncEngine: @unchecked Sendable {
             _ = try cloud.saveSubscriptions([Subscription(subscriptionID: configuration.subscriptionID, kind: .database)], in: request)
             announced = true
         }
+        // The waiter is made before the queue is read, so a notification enqueued between the
+        // read and the first wait still wakes it (the waiter's contract).
+        if watching { try startWaiter() }
         if notified {
             while try cloud.takeNotifications(for: device, limit: NotificationLimits.maxPerRead).count == NotificationLimits.maxPerRead {}
         }
@@ -133,6 +138,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// refuses the credential or a failure that is not the network's repeats.
     public func run(_ onEvent: (SyncEngineEvent) -> Void) throws(CloudError) {
         let files = try DeviceFileWatcher(path: store.path)
+        watching = true
+        defer { watching = false }
         var due = true
         var notified = true
         var retryAt = 0.0
@@ -155,7 +162,6 @@ public final class SyncEngine: @unchecked Sendable {
                     notified = false
                     attempt = 0
                     failures = 0
-                    if syncOn == true { startWaiter() }
                 } catch {
                     if error.code == .notAuthenticated || error.code == .permissionFailure { throw error }
                     let delay = configuration.backoff.delay(attempt: attempt)
@@ -211,8 +217,9 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// Starts the thread that sleeps on the backend's notification waiter and wakes the loop.
     /// While offline it stays idle (no request) until the loop is online again.
-    func startWaiter() {
-        guard !waiterStarted, let waiter = try? cloud.makeNotificationWaiter(for: device) else { return }
+    func startWaiter() throws(CloudError) {
+        guard !waiterStarted else { return }
+        let waiter = try cloud.makeNotificationWaiter(for: device)
         waiterStarted = true
         let wake = self.wake
         let offline = self.offline

@@ -129,6 +129,7 @@ struct JSONOutputTests {
             Self.check("kv list", ["kv", "list"]),
             Self.check("kv delete", ["kv", "delete", "theme"]),
             Self.check("kv sync", ["kv", "sync"]),
+            Self.check("sync", ["sync"]),
             Self.check("subscribe create", ["subscribe", "create", "--zone", "Notes", "--id", "z1"]),
             Self.check("subscribe list", ["subscribe", "list"]),
             Self.check("subscribe init", ["subscribe", "init", "--zone", "Notes"]),

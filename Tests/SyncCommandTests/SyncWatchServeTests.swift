@@ -94,6 +94,31 @@ struct SyncWatchServeTests {
         }
     }
 
+    @Test func subscribeListenRetryWaitsForTheServerAndResumes() throws {
+        let server = try Server()
+        let folder = TemporaryDirectory("watch-serve-listen")
+        var desk = server.client("desk"), laptop = server.client("laptop")
+        desk.environment["CLOUDSYNC_SYNC_BACKOFF"] = "0.2,1"
+        laptop.environment["CLOUDSYNC_SYNC_BACKOFF"] = "0.2,1"
+        #expect(laptop.run(["zone", "create", "Notes"], device: "laptop").status == 0)
+        #expect(desk.run(["subscribe", "create", "--database", "private", "--id", "db"], device: "desk").status == 0)
+        let out = folder.file("listen.out"), err = folder.file("listen.err")
+        let listener = BackgroundProcess(desk, ["--json", "subscribe", "listen", "--retry", "--once"], device: "desk",
+                                         stdout: out, stderr: err)
+        sleepSeconds(1)
+        #expect(server.stop() == 0)
+        #expect(BackgroundProcess.waitForText("offline: ", in: err, seconds: 20), "\(BackgroundProcess.read(err))")
+        sleepSeconds(1)
+        try server.restart()
+        #expect(laptop.run(["record", "save", "Note", "n1", "--zone", "Notes"], device: "laptop").status == 0)
+        #expect(listener.wait(seconds: 30) == 0, "\(BackgroundProcess.read(err))")
+        #expect(BackgroundProcess.read(err).contains("online again after"), "\(BackgroundProcess.read(err))")
+        #expect(BackgroundProcess.read(out).contains("\"notificationType\""), "\(BackgroundProcess.read(out))")
+        // Without --retry an unreachable server still exits 69.
+        #expect(server.stop() == 0)
+        #expect(desk.run(["subscribe", "listen", "--once", "--timeout", "1"], device: "desk").status == 69)
+    }
+
     @Test func aRevokedTokenStopsTheWatcherWithOneLine() throws {
         let server = try Server()
         let folder = TemporaryDirectory("watch-serve-revoked")

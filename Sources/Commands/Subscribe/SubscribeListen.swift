@@ -28,6 +28,11 @@ enum SubscribeListen {
             CLOUDSYNC_RECORD_TYPE, CLOUDSYNC_REASON) and a PATH that starts with this cloudsync's \
             folder; its output goes to stderr. A command that fails is reported and listening goes on.
 
+            --retry survives the cloud going away: it says 'offline: ...' on stderr, tries again \
+            after 1 s, doubling up to 60 s with jitter (CLOUDSYNC_SYNC_BACKOFF=INITIAL,MAX shortens \
+            it), then says 'online again after N s' and goes on listening; without it an \
+            unreachable cloud exits 69.
+
             Exit status: 0 once at least one notification was printed (with --once, after the first \
             one; with --once and --exec, the command's status); 75 when --timeout passed without \
             any notification. --timeout counts from the start and again after each notification; \
@@ -37,6 +42,7 @@ enum SubscribeListen {
             OptionSpec("once", help: "Exit after the first notification."),
             OptionSpec("timeout", value: "SECONDS", help: "Exit (status 75 if nothing came) after SECONDS without a notification."),
             OptionSpec("exec", value: "COMMAND", help: "Run COMMAND (through /bin/sh -c) once per notification."),
+            OptionSpec("retry", help: "When the cloud cannot be reached, wait for it (backoff 1 s to 60 s) and resume instead of exiting 69."),
         ],
         examples: [Example("cloudsync --device phone subscribe listen", "Print notifications as they come."),
                    Example("cloudsync --device phone subscribe listen --exec 'cloudsync fetch-changes'",
@@ -60,11 +66,12 @@ enum SubscribeListen {
             guard command.contains(where: { !$0.isWhitespace }) else { throw CLIError.usage("--exec needs a command") }
             exec = SubscribeExec(command: command, context: context)
         }
-        let session = try context.session()
+        let retry = try ListenRetry(enabled: arguments.flag("retry"), context: context)
+        let session = try retry.attempt { try context.session() }
         let cloud = session.retryingCloud
         let device = DeviceAddress(session.request(.private))
-        try cloud.registerDevice(device)
-        let waiter = try cloud.makeNotificationWaiter(for: device)
+        try retry.attempt { try cloud.registerDevice(device) }
+        let waiter = try retry.attempt { try cloud.makeNotificationWaiter(for: device) }
         let output = context.output
         if timeout != 0 {
             output.info("Listening for notifications to device \(device.deviceID) of \(context.settings.account) (\(waiter.mechanism)); Ctrl-C to stop.")
@@ -74,7 +81,9 @@ enum SubscribeListen {
         var delivered = 0
         var deadline = timeout.map { NotificationClock.now() + $0 }
         while true {
-            let batch = try cloud.takeNotifications(for: device, limit: limit)
+            let batch = try retry.attempt(after: { try cloud.registerDevice(device) }) {
+                try cloud.takeNotifications(for: device, limit: limit)
+            }
             for notification in batch {
                 if output.isJSON {
                     output.ndjson(notification.json)

@@ -36,6 +36,9 @@ struct SyncWatch {
 
     func makeEngine(_ store: DeviceStore, _ configuration: SyncEngine.Configuration) throws -> SyncEngine {
         let session = try context.session()
+        // The account's wrapped data key travels in the key-value store: learn it before the
+        // adapter decides whether encrypted fields can be read (a new device has not seen it yet).
+        try session.keyValueSync().sync()
         let forceData = try store.syncState(container: context.settings.container, SyncVerb.forceDataKey) == "on"
         let adapter = try session.storeAdapter(rules.storeAdapter(forceData: forceData))
         return try SyncEngine(cloud: session.retryingCloud, store: store, request: session.request(.private), adapter: adapter,
