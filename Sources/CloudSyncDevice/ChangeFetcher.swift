@@ -352,7 +352,9 @@ public struct ChangeFetcher {
     func dropEverything(summary: inout FetchSummary, onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
         var zones = 0, records = 0
         for zoneID in try store.cachedZones(scope) {
-            records += try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
+            // Not deleted on purpose: the cloud was replaced, so the zone counts as lost (a
+            // store sink keeps its records and uploads them again), as after a purge.
+            records += try store.dropZone(zoneID, scope, reason: .purged, sink: sink)
             pushed?.forget(zone: zoneID.zoneName)
             try forgetCreated(zoneID)
             zones += 1

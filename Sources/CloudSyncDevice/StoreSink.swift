@@ -9,6 +9,8 @@ final class StoreSink: LocalSink {
     let synchronizer: Synchronizer
     var conflicts: [SyncConflict] = []
     var lostZones: [String] = []
+    /// Zones deleted on purpose elsewhere and dropped here too.
+    var droppedZones: [String] = []
 
     init(synchronizer: Synchronizer) { self.synchronizer = synchronizer }
 
@@ -86,7 +88,20 @@ final class StoreSink: LocalSink {
                                        device: synchronizer.request.deviceID, now: synchronizer.clock())
             return
         }
-        // The cloud lost the zone: keep every local record and upload them again.
+        // A zone deleted on purpose (`zone delete`, another device of the account) is dropped
+        // here too, so the delete sticks; unless this device holds unpushed edits of it: then it
+        // is re-created below, as a zone the cloud lost (the report names it).
+        // (An edit this sync already pushed re-created the zone: that counts as unpushed here.)
+        if reason == .deleted, synchronizer.pushed.count(zone: zoneID.zoneName) == 0,
+           try store.pendingCount(container: synchronizer.container, zone: zoneID.zoneName) == 0 {
+            try store.dropUnsharedZone(container: synchronizer.container, zone: zoneID.zoneName,
+                                       device: synchronizer.request.deviceID, now: synchronizer.clock())
+            try store.forgetCreatedZone(zoneID.zoneName, container: synchronizer.container)
+            droppedZones.append(zoneID.zoneName)
+            return
+        }
+        // The cloud lost the zone (a purge, or deleted with edits pending here): keep every local
+        // record and upload them again.
         let marked = try store.markZonePending(container: synchronizer.container, zone: zoneID.zoneName,
                                                device: synchronizer.request.deviceID, now: synchronizer.clock())
         if marked > 0 {

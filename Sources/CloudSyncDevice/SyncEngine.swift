@@ -119,6 +119,7 @@ public final class SyncEngine: @unchecked Sendable {
         let report = try synchronizer.sync()
         let elapsed = Self.milliseconds(since: start)
         for zone in report.recreatedZones { events.append(.zoneRecreated(zone)) }
+        for zone in report.droppedZones { events.append(.zoneDropped(zone)) }
         for conflict in report.conflicts { events.append(.conflict(conflict)) }
         if report.savedRecords + report.deletedRecords + report.failures.count > 0 {
             events.append(.pushed(saved: report.savedRecords, deleted: report.deletedRecords, failed: report.failures.count,

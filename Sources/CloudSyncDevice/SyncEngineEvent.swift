@@ -18,6 +18,9 @@ public enum SyncEngineEvent: Sendable {
     case toggle(on: Bool)
     /// A zone the cloud had lost was re-created and its records uploaded again.
     case zoneRecreated(String)
+    /// A zone deleted on purpose on another device (not purged) was dropped here too: this
+    /// device held no unpushed edit of it.
+    case zoneDropped(String)
     /// A failure that is not the network's (a damaged answer, a local storage error): retried
     /// after `retryIn` seconds, a bounded number of times in a row.
     case failed(CloudError, retryIn: Double)

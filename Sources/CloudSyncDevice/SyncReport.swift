@@ -22,6 +22,9 @@ public struct SyncReport: Sendable {
     public var conflicts: [SyncConflict] = []
     /// Zones the cloud had lost that were re-created (and their records re-uploaded).
     public var recreatedZones: [String] = []
+    /// Zones deleted on purpose elsewhere (not purged) that this device held nothing unpushed
+    /// of: dropped from the local store too, not re-created.
+    public var droppedZones: [String] = []
     /// Records whose changes could not be pushed, with why; they stay pending.
     public var failures: [RecordID: CloudError] = [:]
     /// Records still pending after the sync.

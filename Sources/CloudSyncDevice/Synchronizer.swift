@@ -457,5 +457,6 @@ public final class Synchronizer {
         report.ownPushedRecords += summary.ownPushedRecords
         report.conflicts += sink.conflicts
         for zone in sink.lostZones where !report.recreatedZones.contains(zone) { report.recreatedZones.append(zone) }
+        for zone in sink.droppedZones where !report.droppedZones.contains(zone) { report.droppedZones.append(zone) }
     }
 }

@@ -210,6 +210,7 @@ public struct SyncVerb {
                              ("contestedKeys", .array(conflict.contestedKeys.map { .string($0) }))])
                 })),
                 ("recreatedZones", .array(report.recreatedZones.map { .string($0) })),
+                ("droppedZones", .array(report.droppedZones.map { .string($0) })),
                 ("failures", .array(report.failures.sorted { $0.key.recordName < $1.key.recordName }.map { id, error in
                     .object([("recordName", .string(id.recordName)), ("zoneName", .string(id.zoneID.zoneName)),
                              ("serverErrorCode", .string(error.code.serverErrorCode)), ("reason", .string(error.reason))])
@@ -222,6 +223,9 @@ public struct SyncVerb {
         if report.epochChanged { out.warning(.text(epochChangedMessage)) }
         for zone in report.recreatedZones {
             out.line("zone \(zone) was missing in the cloud: re-created, its records uploaded again")
+        }
+        for zone in report.droppedZones {
+            out.line("zone \(zone) was deleted in the cloud on purpose: dropped here too (this device had nothing unpushed in it)")
         }
         for conflict in report.conflicts {
             out.line("conflict \(conflict.zoneName)/\(conflict.recordName): \(conflict.resolution)")

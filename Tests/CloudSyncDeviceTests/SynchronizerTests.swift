@@ -155,16 +155,34 @@ struct SynchronizerTests {
         #expect(b["r0"] == ["i": .int64(100)])
     }
 
-    @Test func zoneDeletedElsewhereKeepsLocalDataAndReuploads() throws {
+    /// A zone deleted on purpose elsewhere (not purged) stays deleted (issue 27): a device with
+    /// nothing unpushed in it drops it too instead of re-creating it.
+    @Test func zoneDeletedOnPurposeElsewhereIsDroppedHereToo() throws {
+        let w = try SyncWorld()
+        try w.put("a", "gone", ["v": .int64(1)])
+        try w.sync("a"); try w.sync("b")
+        try w.world.cloud.deleteZones([LocalStoreDefaults.zoneName], purge: false, in: try w.world.request(device: "a"))
+        let report = try w.sync("b")
+        #expect(try w.contents("b")["gone"] == nil)
+        #expect(report.droppedZones == [LocalStoreDefaults.zoneName])
+        #expect(report.recreatedZones.isEmpty)
+        try w.sync("c")
+        #expect(try w.contents("c")["gone"] == nil, "the delete stuck")
+    }
+
+    /// The exception: a device with unpushed edits of that zone keeps them and re-creates it.
+    @Test func zoneDeletedElsewhereWithEditsPendingHereIsRecreated() throws {
         let w = try SyncWorld()
         try w.put("a", "keep", ["v": .int64(1)])
         try w.sync("a"); try w.sync("b")
         try w.world.cloud.deleteZones([LocalStoreDefaults.zoneName], purge: false, in: try w.world.request(device: "a"))
+        try w.put("b", "keep", ["v": .int64(2)])
         let report = try w.sync("b")
-        #expect(try w.contents("b")["keep"] == ["v": .int64(1)])
-        #expect(report.recreatedZones.contains(LocalStoreDefaults.zoneName))
+        #expect(try w.contents("b")["keep"] == ["v": .int64(2)])
+        #expect(report.droppedZones.isEmpty, "kept: it held an unpushed edit")
+        #expect(report.recreatedZones == [LocalStoreDefaults.zoneName], "and named")
         try w.sync("c")
-        #expect(try w.contents("c")["keep"] == ["v": .int64(1)])
+        #expect(try w.contents("c")["keep"] == ["v": .int64(2)])
     }
 
     @Test func editOfARecordDeletedInTheCloudIsKept() throws {

@@ -108,6 +108,38 @@ struct SyncWatchTests {
         #expect(pair.stop("b") == 0)
     }
 
+    @Test func aDeliberateZoneDeleteSticksAndAPurgeIsRecreated() throws {
+        let pair = pair("zones")
+        let zone = "com.apple.coredata.cloudkit.zone"
+        #expect(pair.a.run(["store", "sync", "on"], device: "a").status == 0)
+        #expect(pair.start("a") != nil)
+        #expect(pair.start("b") != nil)
+        #expect(pair.a.run(["store", "put", "Note", "n1", "--field", "title=one"], device: "a").status == 0)
+        #expect(pair.waitForRecord("n1", on: "b"))
+        // Deleted on purpose by a third device: both watchers drop it, nobody re-creates it.
+        #expect(pair.a.run(["zone", "delete", zone, "--yes"], device: "c").status == 0)
+        #expect(pair.waitForNames([], on: "a"), "\(pair.names("a"))")
+        #expect(pair.waitForNames([], on: "b"), "\(pair.names("b"))")
+        sleepSeconds(1)
+        #expect(pair.a.run(["record", "get", "n1", "--zone", zone], device: "c").status == 3, "the delete stuck")
+        #expect(pair.events("b").contains { $0["event"] == .string("zoneDropped") })
+        // A purge (the user deleted the app's data): re-created with the records the devices hold.
+        #expect(pair.b.run(["store", "put", "Note", "n2", "--field", "title=two"], device: "b").status == 0)
+        #expect(pair.waitForRecord("n2", on: "a"))
+        #expect(pair.a.run(["zone", "delete", zone, "--purge", "--yes"], device: "c").status == 0)
+        var back = false
+        for _ in 0..<200 where !back {
+            back = pair.a.run(["record", "get", "n2", "--zone", zone], device: "c").status == 0
+            if !back { sleepSeconds(0.1) }
+        }
+        #expect(back, "the purged zone was re-created and n2 uploaded again")
+        #expect(pair.events("a").contains { $0["event"] == .string("zoneRecreated") }
+                || pair.events("b").contains { $0["event"] == .string("zoneRecreated") })
+        #expect(pair.names("a") == ["n2"] && pair.names("b") == ["n2"])
+        #expect(pair.stop("a") == 0)
+        #expect(pair.stop("b") == 0)
+    }
+
     @Test func storeSyncWithSyncOffNeedsNoCloud() throws {
         let home = TemporaryDirectory("watch-off-offline")
         let cli = BinaryRunner(home: home.path)

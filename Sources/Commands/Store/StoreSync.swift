@@ -16,7 +16,9 @@ enum StoreSync {
             discussion: """
                 Pushes pending changes in batches (default 400, the most CloudKit takes) with the \
                 cached change tags, resolves conflicts by the merge policy, re-creates zones the cloud \
-                lost and uploads their records again, retries transient failures with bounded \
+                lost (purged) and uploads their records again, drops here too a zone deleted on \
+                purpose elsewhere (unless this device holds unpushed edits of it: then it is \
+                re-created and named), retries transient failures with bounded \
                 backoff, then pulls with the two-phase fetch. A failed sync leaves the local store as \
                 it was and its changes pending. Progress goes to stderr on a terminal.
 

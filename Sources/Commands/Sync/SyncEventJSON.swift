@@ -22,6 +22,8 @@ enum SyncEventJSON {
             members = [("event", .string("toggle")), ("syncOn", .bool(on))]
         case .zoneRecreated(let zone):
             members = [("event", .string("zoneRecreated")), ("zoneName", .string(zone))]
+        case .zoneDropped(let zone):
+            members = [("event", .string("zoneDropped")), ("zoneName", .string(zone))]
         case .failed(let error, let retryIn):
             members = [("event", .string("failed")), ("serverErrorCode", .string(error.code.serverErrorCode)), ("reason", .string(error.reason)),
                        ("retryIn", .double(rounded(retryIn)))]

@@ -49,7 +49,14 @@ struct SyncWatch {
     func runOnce() throws {
         let store = try context.deviceStore()
         let engine = try makeEngine(store, try configuration(store))
-        for event in try engine.cycle(notified: true) { print(event) }
+        for event in try engine.cycle(notified: true) {
+            print(event)
+            // One cycle in text: say where it left the device.
+            if case .cycle(_, let pending, let on) = event, !context.output.isJSON {
+                context.output.line(on ? "in sync; \(pending) pending"
+                                       : "sync is off for account \(context.settings.account): only the switch was asked for; \(pending) pending")
+            }
+        }
     }
 
     /// `sync --watch`: until a signal.
@@ -131,6 +138,8 @@ struct SyncWatch {
             out.line("conflict \(conflict.zoneName)/\(conflict.recordName): \(conflict.resolution)")
         case .zoneRecreated(let zone):
             out.writeError("zone \(zone) was missing in the cloud: re-created, its records uploaded again\n")
+        case .zoneDropped(let zone):
+            out.writeError("zone \(zone) was deleted in the cloud on purpose: dropped here too\n")
         case .cycle:
             break
         }
