@@ -87,10 +87,10 @@ struct SyncWatchTests {
         #expect(pair.a.run(["store", "sync", "on"], device: "a").status == 0)
         #expect(pair.start("b") != nil)
         var expected: [String] = []
-        for round in 1...6 {
+        for round in 1...20 {
             let watcher = pair.start("a", run: round)
             #expect(watcher != nil, "round \(round): \(pair.stderr("a", run: round))")
-            for index in 1...4 {
+            for index in 1...3 {
                 let name = "r\(round)-\(index)"
                 expected.append(name)
                 #expect(pair.a.run(["store", "put", "Note", name, "--field", "title=\(name)"], device: "a").status == 0)
