@@ -26,9 +26,13 @@ public enum SyncCommand {
                 sees it and sends nothing more until it is on again. One watcher per device: a \
                 second one exits 75 naming the first one's PID; 'store status' shows the \
                 running one. SIGTERM or SIGINT finishes the cycle in flight and exits 0; a \
-                credential the cloud refuses exits 77; a failure that is not the network's \
-                (a damaged answer, a damaged device file) is retried with the same backoff and \
-                ends the watcher (its exit status) the fifth time in a row.
+                credential the cloud refuses exits 77; a server whose answers make no sense is \
+                treated as unreachable (offline, retried); any other failure (a local storage \
+                error) is retried with the same backoff and ends the watcher (its exit status) \
+                the fifth time in a row; a device file that cannot be opened ends it at once (69). \
+                A zone deleted on purpose on another device is dropped here too, unless this \
+                device holds unpushed edits of it (then it is re-created); a purged zone is \
+                re-created with the records this device holds.
 
                 CLOUDSYNC_SYNC_BACKOFF=INITIAL,MAX (seconds) shortens the backoff, for tests. \
                 With --json each event is one line (NDJSON). The unit \
