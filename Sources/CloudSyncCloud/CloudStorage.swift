@@ -102,9 +102,10 @@ public protocol CloudStorageTransaction {
     /// each with its stored fields text; `moreComing` when a further row exists.
     func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
                        limit: Int) throws -> (records: [StoredRecord], moreComing: Bool)
-    /// Visits every live record of `recordType` in a zone (a query's scan).
+    /// Visits the live records of `recordType` in a zone (a query's scan) until `visit` returns
+    /// false: in `order`, starting strictly after its cursor, or in no particular order when nil.
     func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
-                     _ visit: (Record) throws -> Void) throws
+                     order: QueryScanOrder?, _ visit: (Record) throws -> Bool) throws
     /// The records `names` as they were before this write transaction, for query
     /// subscriptions; nil when the store cannot tell (callers then judge by system fields).
     func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,

@@ -109,15 +109,24 @@ extension SQLiteCloudTransaction {
     }
 
     func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
-                     _ visit: (Record) throws -> Void) throws {
+                     order: QueryScanOrder?, _ visit: (Record) throws -> Bool) throws {
+        let keyset = order?.sql(firstParameter: 4) { "?\($0)" }
         let statement = try connection.prepare("""
             SELECT \(Self.recordColumns) FROM records
-            WHERE db_id=? AND zone_id=? AND deleted=0 AND type=?
+            WHERE db_id=?1 AND zone_id=?2 AND deleted=0 AND type=?3\(keyset?.condition ?? "")
+            \(keyset.map { "ORDER BY \($0.orderBy)" } ?? "")
             """)
-        try statement.bind([dbID, zone.id, recordType])
+        var values: [any SQLiteBindable] = [dbID, zone.id, recordType]
+        for value in order?.after ?? [] {
+            switch value {
+            case .integer(let number): values.append(number)
+            case .text(let text): values.append(text)
+            }
+        }
+        try statement.bind(values)
         defer { statement.reset() }
         while try statement.step() {
-            try visit(try decodeRow(statement, zoneID: zoneID).record)
+            guard try visit(try decodeRow(statement, zoneID: zoneID).record) else { return }
         }
     }
 

@@ -23,28 +23,54 @@ extension ServiceCloud {
             let search = query.predicate.referencedFields.contains(TokenSearch.key)
                 ? TokenSearch(type: try (schema ?? declaredSchema(request.storageContainer, tx))?.recordType(named: query.recordType))
                 : nil
-            var offset: Int64 = 0
-            if let continuation = query.continuation {
-                let payload = try ChangeTokenCodec.decode(continuation, expecting: .query)
-                guard payload.epoch == epoch, payload.scopeID == zone.id, payload.sequence >= 0 else {
+            let fingerprint = QueryContinuation.fingerprint(of: query)
+            var cursor: QuerySortKey?
+            if let marker = query.continuation {
+                let continuation = try QueryContinuation.decode(marker)
+                guard continuation.epoch == epoch, continuation.zoneIncarnation == zone.id,
+                      continuation.fingerprint == fingerprint, continuation.key.values.count == query.sort.count else {
                     throw CloudError(.invalidArguments, "the continuation marker belongs to another query or zone")
                 }
-                offset = payload.sequence
+                cursor = continuation.key
             }
             let zoneID = request.zoneID(zone.name)
-            var matches: [Record] = []
-            try tx.scanRecords(ofType: query.recordType, zone: zone, dbID: db.id, zoneID: zoneID) { record in
-                let hit = search.map { $0.evaluate(query.predicate, record) } ?? query.predicate.evaluate(record)
-                if hit, mayRead(record, schema: schema, request) { matches.append(record) }
-            }
             let sort = query.sort
-            matches.sort { sort.compare($0, $1) }
-            let start = Int(min(offset, Int64(matches.count)))
-            let end = min(start + limit, matches.count)
-            let continuation = end < matches.count
-                ? ChangeTokenCodec.encode(TokenPayload(kind: .query, epoch: epoch, scopeID: zone.id, sequence: Int64(end)))
+            func matches(_ record: Record) -> Bool {
+                let hit = search.map { $0.evaluate(query.predicate, record) } ?? query.predicate.evaluate(record)
+                return hit && mayRead(record, schema: schema, request)
+            }
+            var page: [Record] = []
+            var moreComing = false
+            if let order = QueryScanOrder(sort: sort, after: cursor, batchSize: limit + 1) {
+                // Keyset over the store's own columns: reads one page (plus rows the predicate drops).
+                try tx.scanRecords(ofType: query.recordType, zone: zone, dbID: db.id, zoneID: zoneID, order: order) { record in
+                    guard matches(record) else { return true }
+                    guard page.count < limit else {
+                        moreComing = true
+                        return false
+                    }
+                    page.append(record)
+                    return true
+                }
+            } else {
+                // A record field in the sort: the service sorts what follows the cursor.
+                var following: [(key: QuerySortKey, record: Record)] = []
+                try tx.scanRecords(ofType: query.recordType, zone: zone, dbID: db.id, zoneID: zoneID, order: nil) { record in
+                    guard matches(record) else { return true }
+                    let key = sort.key(of: record)
+                    if let cursor, sort.compareKeys(key, cursor) <= 0 { return true }
+                    following.append((key, record))
+                    return true
+                }
+                following.sort { sort.compareKeys($0.key, $1.key) < 0 }
+                moreComing = following.count > limit
+                page = following.prefix(limit).map(\.record)
+            }
+            let continuation = moreComing
+                ? page.last.map { QueryContinuation(epoch: epoch, zoneIncarnation: zone.id, fingerprint: fingerprint,
+                                                    key: sort.key(of: $0)).encoded() }
                 : nil
-            return QueryPage(records: Array(matches[start..<end]), continuation: continuation)
+            return QueryPage(records: page, continuation: continuation)
         }
     }
 }

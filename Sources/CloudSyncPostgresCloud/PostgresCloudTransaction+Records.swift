@@ -129,12 +129,41 @@ extension PostgresCloudTransaction {
         return (records, rows.count > limit)
     }
 
+    /// Without an order, one statement reads every row; with one, batches of `order.batchSize`
+    /// rows in that order, each starting after the last row of the one before.
     func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
-                     _ visit: (Record) throws -> Void) throws {
-        for row in try run("""
-            SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND deleted=false AND type=$3
-            """, [.int64(dbID), .int64(zone.id), .text(recordType)]).rows {
-            try visit(try Self.decodeRow(row, zoneID: zoneID).record)
+                     order: QueryScanOrder?, _ visit: (Record) throws -> Bool) throws {
+        let base = [PostgresValue.int64(dbID), .int64(zone.id), .text(recordType)]
+        guard var order else {
+            for row in try run("""
+                SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND deleted=false AND type=$3
+                """, base).rows {
+                guard try visit(try Self.decodeRow(row, zoneID: zoneID).record) else { return }
+            }
+            return
+        }
+        while true {
+            let keyset = order.sql(firstParameter: 5) { "$\($0)" }
+            var parameters = base + [.int64(Int64(order.batchSize))]
+            for value in order.after ?? [] {
+                switch value {
+                case .integer(let number): parameters.append(.int64(number))
+                case .text(let text): parameters.append(.text(text))
+                }
+            }
+            let rows = try run("""
+                SELECT \(Self.recordColumns) FROM records
+                WHERE db_id=$1 AND zone_id=$2 AND deleted=false AND type=$3\(keyset.condition)
+                ORDER BY \(keyset.orderBy) LIMIT $4
+                """, parameters).rows
+            var last: Record?
+            for row in rows {
+                let record = try Self.decodeRow(row, zoneID: zoneID).record
+                guard try visit(record) else { return }
+                last = record
+            }
+            guard rows.count == order.batchSize, let last else { return }
+            order.after = order.values(of: last)
         }
     }
 

@@ -295,10 +295,16 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
     }
 
     func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,
-                     _ visit: (Record) throws -> Void) throws {
+                     order: QueryScanOrder?, _ visit: (Record) throws -> Bool) throws {
+        var records: [Record] = []
         for (name, row) in state.records[zone.id] ?? [:] where !row.deleted && row.type == recordType {
-            try visit(try stored(name, row, zoneID: zoneID).record)
+            records.append(try stored(name, row, zoneID: zoneID).record)
         }
+        if let order {
+            if let after = order.after { records.removeAll { order.compare(order.values(of: $0), after) <= 0 } }
+            records.sort { order.compare(order.values(of: $0), order.values(of: $1)) < 0 }
+        }
+        for record in records { guard try visit(record) else { return } }
     }
 
     func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,

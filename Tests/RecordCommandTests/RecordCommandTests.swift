@@ -99,6 +99,13 @@ struct RecordCommandTests {
         #expect(cli.run(["record", "query", "Task", "--where", "n > %@"]).status == 65, "missing argument")
         #expect(cli.run(["record", "query", "Task", "--limit", "0"]).status == 64)
         #expect(cli.run(["record", "query", "Task", "--continuation", "garbage"]).status == 65)
+        // A marker changed by one character is refused as damaged (keyset markers carry a checksum).
+        var tampered = Array(marker)
+        tampered[tampered.count / 2] = tampered[tampered.count / 2] == "A" ? "B" : "A"
+        let damaged = cli.run(["record", "query", "Task", "--where", "n > %@", "--arg", "4", "--sort", "-n", "--limit", "3",
+                               "--continuation", String(tampered)])
+        #expect(damaged.status == 65)
+        #expect(damaged.stderr.contains("continuation marker"), "\(damaged.stderr)")
     }
 
     @Test func deleteAndMissingRecords() throws {
