@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // CloudKit Web Services (issue 12): libcurl's headers only, opened with dlopen by HTTPCloud.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Compression (issue 28): zlib's headers only, opened with dlopen by CloudSyncHTTPServer's LibZ.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
@@ -44,7 +46,7 @@ let package = Package(
         // PostgreSQL (issue 11): connections, statements, transactions, LISTEN/NOTIFY over libpq.
         .target(name: "CloudSyncPostgres", dependencies: ["CloudSyncCore", "CPostgres"], swiftSettings: strict),
         // HTTP server (issue 12): generic HTTP/HTTPS over libmicrohttpd, limits, graceful stop. No cloud knowledge.
-        .target(name: "CloudSyncHTTPServer", dependencies: ["CloudSyncCore", "CMicroHTTPD"], swiftSettings: strict),
+        .target(name: "CloudSyncHTTPServer", dependencies: ["CloudSyncCore", "CMicroHTTPD", "CZlib"], swiftSettings: strict),
         .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
         // PostgreSQL (issue 11): `PostgresCloud`, the service over tables in PostgreSQL.

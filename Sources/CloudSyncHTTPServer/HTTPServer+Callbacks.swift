@@ -66,6 +66,8 @@ extension HTTPServer {
             let request = RequestContext(method: method.map { String(cString: $0) } ?? "",
                                          path: url.map { String(cString: $0) } ?? "", startedAt: now)
             requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
+            request.acceptsGzip = Gzip.accepted(by: library.lookupValue(connection, .HEADER_KIND, "Accept-Encoding")
+                .map { String(cString: $0) })
             lock.withLock {
                 inFlight += 1
                 connectionContext?.deadline = now + timeoutNanoseconds
@@ -141,6 +143,9 @@ extension HTTPServer {
         }
         if request.discarded > 0 { return respond(connection, request, request.refusal ?? tooLarge(), library: library) }
         lock.withLock { connectionContext?.deadline = 0 }
+        if let coding = library.lookupValue(connection, .HEADER_KIND, "Content-Encoding").map({ String(cString: $0) }) {
+            if let refusal = decodeBody(request, coding: coding) { return respond(connection, request, refusal, library: library) }
+        }
         let httpRequest = HTTPRequest(method: request.method, path: request.path,
                                       query: values(connection, .GET_ARGUMENT_KIND, library).map {
                                           HTTPRequest.QueryItem(name: $0.0, value: $0.1)
@@ -201,10 +206,35 @@ extension HTTPServer {
         return response
     }
 
-    private func tooLarge() -> HTTPResponse {
+    /// Decodes the body of a request sent with `Content-Encoding: coding` in place: gzip is
+    /// decompressed, and refused as too large as soon as the decompressed bytes pass
+    /// `maxBodySize`; other codings are refused with 415. Returns the refusal, if any.
+    private func decodeBody(_ request: RequestContext, coding: String) -> HTTPResponse? {
+        switch coding.lowercased().filter({ $0 != " " && $0 != "\t" }) {
+        case "", "identity":
+            return nil
+        case "gzip", "x-gzip":
+            do {
+                request.body = try Gzip.decompress(request.body, limit: configuration.maxBodySize)
+                return nil
+            } catch .tooLarge {
+                return tooLarge(decompressed: true)
+            } catch {
+                return HTTPResponse.error(status: 400, code: "BAD_REQUEST", reason: "the gzip request body cannot be read",
+                                          ckErrorCode: "invalidArguments")
+            }
+        default:
+            // Apple documents no code for it: BAD_REQUEST with HTTP's own status.
+            return HTTPResponse.error(status: 415, code: "BAD_REQUEST",
+                                      reason: "request bodies in Content-Encoding '\(coding)' are not read; send gzip or none",
+                                      ckErrorCode: "invalidArguments")
+        }
+    }
+
+    private func tooLarge(decompressed: Bool = false) -> HTTPResponse {
         // Apple documents no code for a body too large: BAD_REQUEST (400), the precise one in ckErrorCode.
         var response = HTTPResponse.error(status: 400, code: "BAD_REQUEST",
-                                          reason: "the request body is larger than \(configuration.maxBodySize) bytes",
+                                          reason: "the request body is larger than \(configuration.maxBodySize) bytes\(decompressed ? " once decompressed" : "")",
                                           ckErrorCode: "limitExceeded")
         response.headers.set("Connection", "close")
         return response
@@ -214,6 +244,7 @@ extension HTTPServer {
     private func respond(_ connection: OpaquePointer?, _ request: RequestContext, _ response: HTTPResponse,
                          library: LibMicroHTTPD, query: [HTTPRequest.QueryItem] = []) -> Bool {
         request.answered = true
+        let response = request.acceptsGzip ? Gzip.encode(response) : response
         var body = response.body
         let made = body.withUnsafeMutableBytes {
             library.createResponse($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)

@@ -14,6 +14,8 @@ final class RequestContext {
     /// Body bytes counted against `maxBodyMemory` for this request, given back when it completes.
     /// Guarded by the server's lock.
     var reserved = 0
+    /// The client's `Accept-Encoding` takes gzip: replies of `Gzip.minimumSize` bytes or more go compressed.
+    var acceptsGzip = false
 
     init(method: String, path: String, startedAt: UInt64) {
         self.method = method

@@ -99,6 +99,8 @@ public final class CurlSession: Sendable {
                     _ = curl.setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(connectTimeout * 1000))
                     _ = curl.setLong(easy, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
                     _ = curl.setLong(easy, CURLOPT_TCP_KEEPALIVE, 1)
+                    // Replies of 1 KB and more come gzip-compressed; libcurl decodes them (issue 28).
+                    _ = curl.setPointer(easy, CURLOPT_ACCEPT_ENCODING, "gzip")
                     if method == "GET" {
                         _ = curl.setLong(easy, CURLOPT_HTTPGET, 1)
                     } else {

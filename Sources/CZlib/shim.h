@@ -1,0 +1,2 @@
+// Debian's zlib1g-dev.
+#include <zlib.h>
