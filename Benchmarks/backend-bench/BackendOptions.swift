@@ -6,6 +6,8 @@ struct BackendOptions {
     var skipPostgres = false
     var skipServe = false
     var hostile = false
+    var paging = false
+    var skipPaging = false
     var postgresURL: String?
     var cloudsync: String?
     var jsonOut: String?
@@ -17,7 +19,8 @@ struct BackendOptions {
     var notifications = 200
 
     static let usage = """
-        usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--postgres URL]
+        usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--paging]
+                             [--skip-paging] [--postgres URL]
                              [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
                              [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
 
@@ -33,6 +36,11 @@ struct BackendOptions {
                                 and 300 long polls, with serve's limits and with those of before;
                                 and alice's public saves beside another account's widest allowed
                                 query subscriptions (100 of 1,000 comparisons), against clean
+          --paging              only the paging part (issue 28, figures 5 and 6): `record query --all`
+                                against `fetch-changes` of the same 20,000 records (ratio, goal
+                                <= 2), embedded and through serve; and the bytes per record of a
+                                changes read on the wire, plain and with gzip
+          --skip-paging         leave the paging part out of a full run
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
           --runs N              repetitions of the save and fetch timings (median; default 1)
           --clients N           concurrent clients of the modify-latency case (default 64)
@@ -60,6 +68,8 @@ struct BackendOptions {
             case "--skip-postgres": skipPostgres = true
             case "--skip-serve": skipServe = true
             case "--hostile": hostile = true
+            case "--paging": paging = true
+            case "--skip-paging": skipPaging = true
             case "--postgres": postgresURL = try value(argument)
             case "--cloudsync": cloudsync = try value(argument)
             case "--json-out": jsonOut = try value(argument)
@@ -81,4 +91,6 @@ struct BackendOptions {
     /// serve: records saved through the server, and fetched from it.
     var serveSaveRows: Int { quick ? 1_000 : 10_000 }
     var serveFetchRows: Int { quick ? 10_000 : 100_000 }
+    /// The paging part: records queried and fetched.
+    var pagingRows: Int { quick ? 2_000 : 20_000 }
 }

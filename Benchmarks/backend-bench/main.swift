@@ -37,7 +37,9 @@ func main() -> Int32 {
     log("backend-bench (\(options.quick ? "quick" : "full") sizes), files in \(work), load \(loadAtStart.serialized())")
     var pairs: [(String, JSONValue)] = [("mode", .string(options.quick ? "quick" : "full"))]
     do {
-        if options.hostile {
+        if options.paging {
+            pairs.append(("paging", try PagingPart(options: options, work: work, cloudsync: cloudsync).run()))
+        } else if options.hostile {
             pairs.append(("hostile", try HostilePart(options: options, work: work, cloudsync: cloudsync).run()))
             pairs.append(("subscription_width", try SubscriptionWidthPart(options: options, work: work, cloudsync: cloudsync).run()))
         } else if options.skipPostgres || options.postgresURL == nil {
@@ -47,8 +49,9 @@ func main() -> Int32 {
             pairs.append(("postgres", try PostgresPart(options: options, url: options.postgresURL!, work: work, cloudsync: cloudsync).run()))
             pairs.append(("load_after_postgres", loadJSON()))
         }
-        if !options.hostile {
+        if !options.hostile && !options.paging {
             pairs.append(("serve", options.skipServe ? .null : try ServePart(options: options, work: work, cloudsync: cloudsync).run()))
+            pairs.append(("paging", options.skipPaging ? .null : try PagingPart(options: options, work: work, cloudsync: cloudsync).run()))
         }
     } catch {
         log("backend-bench: \(error)")
