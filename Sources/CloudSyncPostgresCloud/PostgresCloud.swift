@@ -9,11 +9,16 @@ public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
     /// Where it lives (the password masked in `description`).
     public let url: PostgresURL
 
-    /// Connects to `url` (or shares this process's connection to it) and creates (or upgrades)
+    /// Connects to `url` (or shares this process's connections to it) and creates (or upgrades)
     /// the tables on first use. Errors: an invalid
     /// URL `invalidArguments`; unreachable `serviceUnavailable` (69); refused credentials
     /// `notAuthenticated` (77); a cloud of a newer format `badDatabase` (69).
-    public init(url text: String, clock: @escaping CloudClock = systemClock) throws(CloudError) {
+    ///
+    /// With `connections`, the cloud gets a pool of its own of that many connections, callers
+    /// waiting at most `maxWait` seconds for one (default `StoreConnections.maxWait`), instead of
+    /// the process's shared storage of `StoreConnections.limit`.
+    public init(url text: String, clock: @escaping CloudClock = systemClock, connections: Int? = nil,
+                maxWait: Double? = nil) throws(CloudError) {
         let url: PostgresURL
         do {
             url = try PostgresURL(text)
@@ -21,14 +26,19 @@ public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
             throw CloudError(.invalidArguments, error.description)
         }
         self.url = url
-        super.init(storage: try PostgresCloudStorage.shared(url), clock: clock)
+        let storage = if let connections {
+            try PostgresCloudStorage(url: url, connections: connections, maxWait: maxWait ?? StoreConnections.maxWait)
+        } else {
+            try PostgresCloudStorage.shared(url)
+        }
+        super.init(storage: storage, clock: clock)
     }
 
-    /// How many statements this process's connection to the cloud has sent, each a round trip
+    /// How many statements this process's connections to the cloud have sent, each a round trip
     /// to the server (for tests and benchmarks: a modify call costs a few, not one per record).
     public var roundTrips: Int {
         guard let storage = storage as? PostgresCloudStorage else { return 0 }
-        return storage.lock.withLock { _ in storage.connection?.roundTrips ?? 0 }
+        return storage.pool.roundTrips
     }
 
     /// Makes `CloudLocator` open `postgres://` and `postgresql://` URLs as a `PostgresCloud`.

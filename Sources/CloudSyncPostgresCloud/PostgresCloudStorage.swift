@@ -6,10 +6,11 @@ import Synchronization
 /// A PostgreSQL cloud's storage: the tables of `PostgresCloudSchema` in one database (or one
 /// schema of it, `?schema=`), with no rules of the service (those are `ServiceCloud`'s).
 ///
-/// One connection per process: `shared(_:)` keeps one storage per URL for the process (every
-/// `PostgresCloud` opened on that URL, such as each line of a script, shares it), used by one
-/// transaction at a time, with `statement_timeout`; every statement with parameters is prepared
-/// once per connection. A lost connection is dropped and made again by the next transaction.
+/// `shared(_:)` keeps one storage per URL for the process (every `PostgresCloud` opened on that
+/// URL, such as each line of a script, shares it). Its connections are a `PostgresConnectionPool`
+/// of `StoreConnections.limit` (1 for a command, `serve --db-connections` for a server), each
+/// used by one transaction at a time, with `statement_timeout`; every statement with parameters
+/// is prepared once per connection. A lost connection is dropped and made again on demand.
 ///
 /// Sequencing. A read transaction is `REPEATABLE READ`: one snapshot. A write transaction is
 /// `READ COMMITTED` and takes the write lock of the database it writes, the `databases` row,
@@ -23,10 +24,13 @@ import Synchronization
 final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     let url: PostgresURL
     let epoch: UInt64
-    /// nil after the connection was lost, until the next transaction connects again.
-    var connection: PostgresConnection?
-    let lock = Mutex(())
-    /// A second connection reading the last committed state (record images for query
+    /// The connections transactions run on.
+    let pool: PostgresConnectionPool
+    /// Guards the statistics counters below.
+    let statisticsLock = Mutex(())
+    /// Guards `imageConnection`: one image read at a time.
+    let imageLock = Mutex(())
+    /// A connection apart reading the last committed state (record images for query
     /// subscriptions), opened on first need.
     var imageConnection: PostgresConnection?
     /// Record rows this process wrote in batches since it last analysed the table (the
@@ -44,7 +48,7 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     /// The process's storage for `url`, connected on first use.
     static func shared(_ url: PostgresURL) throws(CloudError) -> PostgresCloudStorage {
         if let existing = storages.withLock({ $0[url] }) { return existing }
-        let storage = try PostgresCloudStorage(url: url)
+        let storage = try PostgresCloudStorage(url: url, connections: StoreConnections.limit, maxWait: StoreConnections.maxWait)
         return storages.withLock { storages in
             if let existing = storages[url] { return existing }
             storages[url] = storage
@@ -56,12 +60,12 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
     static let statementTimeoutMilliseconds = 30_000
 
     /// Connects, creates or upgrades the tables, and reads the store epoch.
-    init(url: PostgresURL) throws(CloudError) {
+    init(url: PostgresURL, connections: Int = 1, maxWait: Double = StoreConnections.maxWait) throws(CloudError) {
         self.url = url
         do {
             let connection = try PostgresCloudStorage.connect(url)
-            self.connection = connection
             epoch = try PostgresCloudMigrator.prepare(connection, displayName: url.description)
+            pool = PostgresConnectionPool(url: url, capacity: connections, maxWait: maxWait, first: connection)
         } catch {
             throw PostgresCloudStorage.cloudError(error, url: url)
         }
@@ -100,13 +104,15 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
                 written = transaction.batch.writtenRows
                 return value
             }
-            rowsSinceAnalyze += written
-            rowsSinceStatisticsCheck += written
-            if written >= PostgresCloudStorage.bulkWriteRows,
-               rowsSinceStatisticsCheck >= PostgresCloudStorage.statisticsCheckRows {
+            let due = statisticsLock.withLock { _ in
+                rowsSinceAnalyze += written
+                rowsSinceStatisticsCheck += written
+                guard written >= PostgresCloudStorage.bulkWriteRows,
+                      rowsSinceStatisticsCheck >= PostgresCloudStorage.statisticsCheckRows else { return false }
                 rowsSinceStatisticsCheck = 0
-                refreshStatisticsIfStale(connection)
+                return true
             }
+            if due { refreshStatisticsIfStale(connection) }
             return value
         }
     }
@@ -140,14 +146,17 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
                 WHERE s.relid = 'records'::regclass
                 """).first else { return }
             let serverModified = row[0].int64 ?? 0
+            let (mark, ours) = statisticsLock.withLock { _ in (serverModifiedAtAnalyze, rowsSinceAnalyze) }
             // Below the mark: a full analysis (autovacuum's) reset the counter since.
-            let sinceOurs = serverModified >= serverModifiedAtAnalyze ? serverModified - serverModifiedAtAnalyze : serverModified
-            let modified = max(sinceOurs, Int64(rowsSinceAnalyze))
+            let sinceOurs = serverModified >= mark ? serverModified - mark : serverModified
+            let modified = max(sinceOurs, Int64(ours))
             let tuples = max(row[1].double ?? 0, 0)
             guard Double(modified) >= max(1_000, min(3 * tuples, 50_000)) else { return }
             try connection.execute("ANALYZE records(\(PostgresCloudStorage.analysedColumns))")
-            rowsSinceAnalyze = 0
-            serverModifiedAtAnalyze = serverModified
+            statisticsLock.withLock { _ in
+                rowsSinceAnalyze = 0
+                serverModifiedAtAnalyze = serverModified
+            }
         } catch {
             return
         }
@@ -161,20 +170,12 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` holding the connection (made again if it was lost), mapping every failure to
-    /// a `CloudError`.
+    /// Runs `body` on a connection of the pool (made again if one was lost), mapping every
+    /// failure to a `CloudError`; all connections busy past the pool's wait is
+    /// `serviceUnavailable` with `retryAfter`.
     func guarded<T>(_ body: (PostgresConnection) throws -> T) throws(CloudError) -> T {
         do {
-            return try lock.withLock { _ in
-                let current = try connection ?? PostgresCloudStorage.connect(url)
-                connection = current
-                do {
-                    return try body(current)
-                } catch let error as PostgresError {
-                    if case .connectionLost = error { connection = nil }
-                    throw error
-                }
-            }
+            return try pool.withConnection(body)
         } catch {
             throw PostgresCloudStorage.cloudError(error, url: url)
         }

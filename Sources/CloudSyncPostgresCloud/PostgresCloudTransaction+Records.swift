@@ -172,6 +172,12 @@ extension PostgresCloudTransaction {
     func recordImagesBeforeTransaction(_ names: Set<String>, zone: ZoneRow, dbID: Int64,
                                        zoneID: ZoneID) -> [String: NotificationRecordImage]? {
         guard !names.isEmpty else { return [:] }
+        return storage.imageLock.withLock { _ in images(names, zone: zone, dbID: dbID, zoneID: zoneID) }
+    }
+
+    /// `recordImagesBeforeTransaction`, holding the image connection's lock.
+    private func images(_ names: Set<String>, zone: ZoneRow, dbID: Int64,
+                        zoneID: ZoneID) -> [String: NotificationRecordImage]? {
         do {
             if storage.imageConnection == nil { storage.imageConnection = try PostgresCloudStorage.connect(storage.url) }
             guard let reader = storage.imageConnection else { return nil }

@@ -51,6 +51,8 @@ public enum ServeCommand {
                              help: "Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After."),
                   OptionSpec("quota-bytes", value: "BYTES",
                              help: "Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work."),
+                  OptionSpec("db-connections", value: "N",
+                             help: "Connections to a postgres:// cloud, shared by the requests (default twice the cores); a request that finds them all busy for 2 s gets 503 with Retry-After."),
                   OptionSpec("public-url", value: "URL",
                              help: "The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request's Host and the server's scheme)."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
@@ -79,6 +81,7 @@ public enum ServeCommand {
         case (let cert?, let key?): configuration.tls = .init(certificatePath: cert, privateKeyPath: key)
         default: throw CLIError.usage("give --tls-cert and --tls-key together")
         }
+        StoreConnections.limit = try databaseConnections(arguments.value("db-connections"))
         let service = try CredentialStore.service(context)
         service.setQuota(bytes: try ServeLimitArguments.quota(arguments.value("quota-bytes")))
         // Subscriptions are evaluated after the writer's caller is answered (issue 25, item 4).
@@ -139,6 +142,15 @@ public enum ServeCommand {
         configuration.maxConcurrentRequests = running
         configuration.maxQueuedRequests = max(0, min(2 * running, connections - running - 1))
         configuration.ungatedPathSuffixes = ["/" + WebServicesEndpoint.notificationsPoll.rawValue]
+    }
+
+    /// `--db-connections`: 1 to 1000, default twice the cores online.
+    static func databaseConnections(_ text: String?) throws -> Int {
+        guard let text else { return max(2, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+        guard let count = Int(text), count >= 1, count <= 1000 else {
+            throw CLIError.usage("--db-connections must be a number from 1 to 1000, not '\(text)'")
+        }
+        return count
     }
 
     static func faultInjected(_ service: ServiceCloud, _ context: CommandContext) throws -> any CloudService {
