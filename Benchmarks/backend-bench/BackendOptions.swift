@@ -7,6 +7,9 @@ struct BackendOptions {
     var skipServe = false
     var hostile = false
     var paging = false
+    var load = false
+    var loadClients = 32
+    var loadSaves = 200
     var skipPaging = false
     var postgresURL: String?
     var cloudsync: String?
@@ -20,7 +23,7 @@ struct BackendOptions {
 
     static let usage = """
         usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--paging]
-                             [--skip-paging] [--postgres URL]
+                             [--skip-paging] [--load] [--load-clients N] [--load-saves N] [--postgres URL]
                              [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
                              [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
 
@@ -41,6 +44,11 @@ struct BackendOptions {
                                 <= 2), embedded and through serve; and the bytes per record of a
                                 changes read on the wire, plain and with gzip
           --skip-paging         leave the paging part out of a full run
+          --load                only the load part (issue 28, figures 1, 2 and 4): --load-clients
+                                (32) clients x --load-saves (200) one-record saves through one
+                                serve over PostgreSQL (its connection pool) against SQLite, each
+                                client its own account, then all on one account: throughput ratio,
+                                p99, server CPU s per 1,000 saves and peak RSS
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
           --runs N              repetitions of the save and fetch timings (median; default 1)
           --clients N           concurrent clients of the modify-latency case (default 64)
@@ -70,6 +78,9 @@ struct BackendOptions {
             case "--hostile": hostile = true
             case "--paging": paging = true
             case "--skip-paging": skipPaging = true
+            case "--load": load = true
+            case "--load-clients": loadClients = try count(argument)
+            case "--load-saves": loadSaves = try count(argument)
             case "--postgres": postgresURL = try value(argument)
             case "--cloudsync": cloudsync = try value(argument)
             case "--json-out": jsonOut = try value(argument)

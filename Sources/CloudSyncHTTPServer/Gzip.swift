@@ -12,8 +12,10 @@ public enum Gzip {
         case unavailable(String)
     }
 
-    /// `bytes` compressed as one gzip member; nil when zlib cannot be loaded or fails.
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
+    /// `bytes` compressed as one gzip member; nil when zlib cannot be loaded or fails. Level 1
+    /// by default: a changes page of JSON comes out about a sixth larger than at zlib's default
+    /// level 6, in about a sixth of the time (0.7 against 4.8 ms for 240 KB).
+    public static func compress(_ bytes: [UInt8], level: Int32 = 1) -> [UInt8]? {
         guard let z = try? LibZ.shared() else { return nil }
         var stream = z_stream()
         // windowBits 15 + 16: a gzip header and trailer instead of zlib's.

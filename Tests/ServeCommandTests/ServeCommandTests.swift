@@ -101,7 +101,8 @@ struct ServeCommandTests {
         let fixture = try ServeFixture()
         let cloud = ["--cloud", fixture.cloud]
         for (arguments, what) in [(["--listen", "nowhere"], "HOST:PORT"), (["--listen", "127.0.0.1:99999"], "port"),
-                                  (["--max-connections", "0"], "max-connections"), (["--tls-cert", "c.pem"], "together")] {
+                                  (["--max-connections", "0"], "max-connections"), (["--tls-cert", "c.pem"], "together"),
+                                  (["--db-connections", "0"], "db-connections"), (["--db-connections", "many"], "db-connections")] {
             let result = fixture.server.run(["serve"] + arguments + cloud)
             #expect(result.status == 64 && result.stderr.contains(what), "\(arguments): \(result.stderr)")
         }
