@@ -44,10 +44,15 @@ struct LoadPart {
             let schema = "schema=bl\(getpid())_\(label)"
             let postgres = try load(cloud: postgresURL + (postgresURL.contains("?") ? "&" : "?") + schema, label: "postgres \(label)",
                                     clients: clients, saves: saves, oneAccount: oneAccount)
+            // The same over one connection, as serve was before its pool: what the pool buys.
+            let single = try load(cloud: postgresURL + (postgresURL.contains("?") ? "&" : "?") + schema + "_one", label: "postgres \(label), 1 connection",
+                                  clients: clients, saves: saves, oneAccount: oneAccount, connections: 1)
             let ratio = postgres.throughput / sqlite.throughput
             let goal = oneAccount ? 0.5 : 1.0
             log("  \(label): postgres/sqlite throughput \(fixed(ratio, digits: 2)) (goal ≥ \(goal)), postgres p99 \(fixed(postgres.latency.quantile(0.99))) ms")
             figures.append((label, .object([("sqlite", sqlite.json), ("postgres", postgres.json),
+                                            ("postgres_one_connection", single.json),
+                                            ("one_connection_ratio", .double(round3(single.throughput / sqlite.throughput))),
                                             ("throughput_ratio", .double(round3(ratio))), ("target_ratio", .double(goal)),
                                             ("met_ratio", .bool(ratio >= goal)),
                                             ("postgres_p99_target_ms", .double(100)),
@@ -55,18 +60,19 @@ struct LoadPart {
         }
         return .object(figures + [
             ("clients", .int(Int64(clients))), ("saves_per_client", .int(Int64(saves))),
-            ("db_connections", .string("serve's default (twice the cores)")),
+            ("db_connections", .string("serve's default (twice the cores); postgres_one_connection: --db-connections 1, as before the pool")),
             ("group_commit", .string("not built: no batch sizes to report")),
             ("timed", .string("HTTPCloud modifyRecords of one new record per call, \(clients) threads of this process against one `cloudsync serve`; CPU from /proc/PID/stat of serve over the load, peak RSS its VmHWM")),
         ])
     }
 
-    func load(cloud: String, label: String, clients: Int, saves: Int, oneAccount: Bool) throws -> Outcome {
+    func load(cloud: String, label: String, clients: Int, saves: Int, oneAccount: Bool, connections: Int? = nil) throws -> Outcome {
         log("[load] \(label): \(clients) clients × \(saves) saves")
         let accounts = oneAccount ? ["load"] : (0..<clients).map { "load\($0)" }
         let tokens = try accounts.map { try serve.token($0, cloud: cloud) }
         let server = try LineProcess(executable: cloudsync, arguments: ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud,
-                                                                        "--log", work + "/load-requests.log"],
+                                                                        "--log", work + "/load-requests.log"]
+                                                                       + (connections.map { ["--db-connections", String($0)] } ?? []),
                                      environment: serve.environment(work + "/server-home"), stderrPath: work + "/load-serve.log")
         defer { _ = server.stop() }
         guard let first = server.readLine(timeout: 30), first.hasPrefix("listening on ") else {

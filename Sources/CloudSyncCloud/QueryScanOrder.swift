@@ -4,7 +4,7 @@ import CloudSyncCore
 /// paging): used when every sort key is a system key, which the store keeps in columns and can
 /// sort on itself. The keys always end with the record name, so the order is total and equals
 /// ``SortDescriptor`` order (`compare`) for the records of one zone.
-public struct QueryScanOrder: Sendable, Equatable {
+public struct QueryScanOrder: Sendable {
     /// A column the store can sort on.
     public enum Column: Sendable, Equatable {
         case name, created, modified
@@ -55,11 +55,6 @@ public struct QueryScanOrder: Sendable, Equatable {
         self.keys = keys
         self.after = after
         self.batchSize = max(1, batchSize)
-    }
-
-    public static func == (a: QueryScanOrder, b: QueryScanOrder) -> Bool {
-        a.after == b.after && a.batchSize == b.batchSize && a.keys.count == b.keys.count
-            && zip(a.keys, b.keys).allSatisfy { $0.column == $1.column && $0.ascending == $1.ascending }
     }
 
     /// The cursor values of a record, for the next batch of a store that fetches in batches.
