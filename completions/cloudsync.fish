@@ -38,7 +38,7 @@ function __cloudsync_subcommands --argument-names path
         case 'admin'
             printf '%s\n' 'add' 'list' 'remove'
         case 'cloud'
-            printf '%s\n' 'check' 'copy'
+            printf '%s\n' 'create' 'check' 'copy'
     end
 end
 
@@ -133,7 +133,7 @@ function __cloudsync_value_options --argument-names path
         case 'otp sync'
             printf '%s\n' '--batch-size'
         case 'serve'
-            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--public-url' '--log'
+            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--db-connections' '--public-url' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
         case 'whoami'
@@ -262,7 +262,7 @@ complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'admin' -d 'Name the accoun
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'login' -d 'Store the token of a cloudsync server (read from stdin or asked).'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'tour' -d 'Walk through cloudsync with two devices on a throwaway cloud.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'whoami' -d 'Show the account, device, container and cloud this command line acts as.'
-complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'cloud' -d 'Inspect the cloud\'s storage.'
+complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'cloud' -d 'Create, check or copy the cloud\'s storage.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'repl' -d 'Run commands at an interactive prompt, or one per line from a script.'
 complete -c cloudsync -n '__cloudsync_arg \'\' 0' -a 'help' -d 'Show help for cloudsync or one of its commands.'
 
@@ -353,6 +353,7 @@ complete -c cloudsync -n '__cloudsync_at \'store put\'' -l unset -x -d 'A field 
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l encrypt -x -d 'Encrypt this field of the type on the device before it syncs (repeatable).'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l zone -x -a '(__cloudsync_live)' -d 'Zone (default com.apple.coredata.cloudkit.zone).'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l owner -x -d 'The local store of the zones OWNER (a login) shared with this account.'
+complete -c cloudsync -n '__cloudsync_at \'store put\'' -l create-zone -d 'Allow a zone this device does not know yet (it is made in the cloud at the next sync).'
 complete -c cloudsync -n '__cloudsync_at \'store put\'' -l database -x -a 'private public shared' -d 'private (default), public (the public store mirrors the public database\'s types set by \'store config public-types\') or shared with --owner OWNER (the store of the zones OWNER shares with you).'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 0' -a '(__cloudsync_live)' -d 'Record type.'
 complete -c cloudsync -n '__cloudsync_arg \'store put\' 1' -a '(__cloudsync_live)' -d 'Record name (default: a new random name).'
@@ -696,6 +697,7 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-connections-per-addre
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l header-timeout -x -d 'Close a connection whose request headers are not all in within SECONDS (default 10), idle kept-alive ones too.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-body-memory -x -d 'Request bodies held at once, over all connections (default 256M; K, M, G suffixes); past it 503 with Retry-After.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l quota-bytes -x -d 'Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work.'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l db-connections -x -d 'Connections to a postgres:// cloud, shared by the requests (default twice the cores); a request that finds them all busy for 2 s gets 503 with Retry-After.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l public-url -x -d 'The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request\'s Host and the server\'s scheme).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 
@@ -738,8 +740,11 @@ complete -c cloudsync -n '__cloudsync_at \'whoami\'' -l set-name -x -d 'Set the 
 complete -c cloudsync -n '__cloudsync_at \'whoami\'' -l discoverable -x -a 'on off' -d 'Whether other accounts find this one by its login (off: only by its userRecordName). One of: on, off.'
 
 # cloudsync cloud
+complete -c cloudsync -n '__cloudsync_arg \'cloud\' 0' -a 'create' -d 'Create the cloud named by --cloud if it does not exist.'
 complete -c cloudsync -n '__cloudsync_arg \'cloud\' 0' -a 'check' -d 'Check the cloud\'s format, counts and integrity.'
 complete -c cloudsync -n '__cloudsync_arg \'cloud\' 0' -a 'copy' -d 'Copy a whole cloud to another URL (SQLite to PostgreSQL or back).'
+
+# cloudsync cloud create
 
 # cloudsync cloud check
 
