@@ -82,10 +82,15 @@ extension SettingSpec {
     public static let clipTime = SettingSpec(
         "clip-time", .value(placeholder: "seconds"), isOption: false, variable: "CLOUDSYNC_CLIP_TIME", defaultText: "45",
         help: "Seconds before 'otp code --clip' clears the clipboard, if it still holds the code.")
+    /// The backoff of `sync --watch` and `subscribe listen --retry` without the cloud.
+    public static let syncBackoff = SettingSpec(
+        "sync-backoff", .value(placeholder: "initial,max"), isOption: false, variable: "CLOUDSYNC_SYNC_BACKOFF", defaultText: "1,60",
+        help: "Seconds 'sync --watch' and 'subscribe listen --retry' wait after a failure, doubling with jitter from INITIAL up to MAX (shorter values are for tests).")
 
     /// Every setting, in help order.
     public static let all: [SettingSpec] = [
         account, device, container, environment, cloud, home, json, quiet, noColor,
         token, caFile, config, execPath, history, passphrase, newPassphrase, importPassword, pager, clipTime,
+        syncBackoff,
     ]
 }

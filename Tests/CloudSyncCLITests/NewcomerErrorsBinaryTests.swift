@@ -75,7 +75,7 @@ struct NewcomerErrorsBinaryTests {
         let file = home.path + "/plain-file"
         #expect(creat(file, 0o600) >= 0)
         for badHome in [file + "/home", "/proc/self"] {
-            for arguments in [["zone", "list"], ["store", "put", "Note", "n", "--field", "a=b"]] {
+            for arguments in [["zone", "create", "Notes"], ["store", "put", "Note", "n", "--field", "a=b", "--create-zone"]] {
                 let result = cli.run(arguments, env: ["CLOUDSYNC_HOME": badHome])
                 #expect(result.status == 74, "\(badHome) \(arguments): \(result.status) \(result.stderr)")
                 #expect(result.stderr.hasPrefix("cloudsync: error: ")

@@ -126,7 +126,7 @@ struct SyncWatchServeTests {
         #expect(pair.a.run(["store", "sync", "on"], device: "a").status == 0)
         let watcher = try #require(pair.start("a"), "\(pair.stderr("a"))")
         let cloud = "sqlite://" + server.home.file("cloud.sqlite")
-        let listed = try server.runner.run(["token", "list", "--json", "--cloud", cloud]).json().arrayValue ?? []
+        let listed = try server.runner.run(["token", "list", "--json", "--cloud", cloud]).json()["tokens"]?.arrayValue ?? []
         let id = try #require(listed.first?["id"].map { $0.stringValue ?? $0.int64Value.map(String.init) ?? "" })
         let revoke = server.runner.run(["token", "revoke", id, "--cloud", cloud])
         #expect(revoke.status == 0, "\(revoke.stderr)")

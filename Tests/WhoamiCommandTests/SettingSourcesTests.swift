@@ -41,8 +41,8 @@ struct SettingSourcesTests {
             ("device", "CLOUDSYNC_DEVICE", "desk", "device", "desk"),
             ("container", "CLOUDSYNC_CONTAINER", "iCloud.com.example.Other", "container", "iCloud.com.example.Other"),
             ("environment", "CLOUDSYNC_ENVIRONMENT", "production", "environment", "production"),
-            ("cloud", "CLOUDSYNC_CLOUD", "sqlite://" + other + "/c.sqlite", "cloud", other + "/c.sqlite"),
-            ("home", "CLOUDSYNC_HOME", other, "cloud", other + "/cloud.sqlite"),
+            ("cloud", "CLOUDSYNC_CLOUD", "sqlite://" + other + "/c.sqlite", "cloud", "sqlite://" + other + "/c.sqlite"),
+            ("home", "CLOUDSYNC_HOME", other, "cloud", "sqlite://" + other + "/cloud.sqlite"),
         ]
         for source in Source.allCases {
             for (setting, variable, value, key, shown) in cases {
