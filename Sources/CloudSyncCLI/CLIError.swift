@@ -73,14 +73,14 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The `{"error": {"serverErrorCode", "reason", "retryAfter"}}` document of `--json` error
-    /// output, shaped like `CloudError.jsonDocument`. Hint lines are joined with spaces.
+    /// The `{"error": {"serverErrorCode", "reason"}}` document of `--json` error output, shaped
+    /// like `CloudError.jsonDocument` (no CLI error has a `retryAfter`, so the member is left
+    /// out). Hint lines are joined with spaces.
     public var jsonDocument: JSONValue {
         let reason = message.split(separator: "\n").joined(separator: " ")
         return .object([("error", .object([
             ("serverErrorCode", .string(serverErrorCode)),
             ("reason", .string(reason)),
-            ("retryAfter", .null),
         ]))])
     }
 

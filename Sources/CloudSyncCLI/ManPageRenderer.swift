@@ -275,8 +275,9 @@ public struct ManPageRenderer: Sendable {
     static let jsonOutputIntroduction = """
         With --json each command prints the shape below on stdout (pretty-printed on a terminal, \
         compact otherwise; NDJSON streams one compact object per line), and an error as \
-        {"error": {"serverErrorCode", "reason", "retryAfter"}} on stderr, with "ckErrorCode" (and \
-        the record's or zone's ID) when the cloud gave them. Records are Apple's record dictionary (recordName, recordType, fields, \
+        {"error": {"serverErrorCode", "reason"}} on stderr, with "retryAfter" (seconds) when \
+        waiting helps and "ckErrorCode" (and the record's or zone's ID) when the cloud gave them; a \
+        member without a value is left out, never null. Records are Apple's record dictionary (recordName, recordType, fields, \
         zoneID, ...) and zones Apple's zone dictionary (zoneID, syncToken, atomic, plus \
         capabilities and recordCount). Only the keys listed are printed at the top level.
         """

@@ -90,14 +90,15 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { reason }
 
-    /// The `{"error": {...}}` document of the CLI's `--json` error output.
+    /// The `{"error": {...}}` document of the CLI's `--json` error output; `retryAfter` only
+    /// when there is one (a member without a value is left out, never null).
     public var jsonDocument: JSONValue {
         var body: [(String, JSONValue)] = [
             ("ckErrorCode", .string(code.rawValue)),
             ("serverErrorCode", .string(code.serverErrorCode)),
             ("reason", .string(reason)),
-            ("retryAfter", retryAfter.map { .double($0) } ?? .null),
         ]
+        if let retryAfter { body.append(("retryAfter", .double(retryAfter))) }
         if let recordID {
             body.append(("recordName", .string(recordID.recordName)))
             body.append(("zoneID", RecordJSON.encode(zoneID: recordID.zoneID)))

@@ -84,11 +84,11 @@ import Testing
         defer { home.remove() }
         let result = invoke(Toy.registry(), ["fail", "--cli", "notFound", "--json"], environment: baseEnvironment(home: home))
         #expect(result.status == 3)
-        #expect(result.stderr == "{\"error\":{\"serverErrorCode\":\"NOT_FOUND\",\"reason\":\"no such thing\",\"retryAfter\":null}}\n")
+        #expect(result.stderr == "{\"error\":{\"serverErrorCode\":\"NOT_FOUND\",\"reason\":\"no such thing\"}}\n")
 
         let usage = invoke(Toy.registry(), ["--json", "zone", "list", "--jsno"], environment: baseEnvironment(home: home))
         #expect(usage.status == 64)
-        #expect(usage.stderr == "{\"error\":{\"serverErrorCode\":\"BAD_REQUEST\",\"reason\":\"unknown option '--jsno' Did you mean '--json'?\",\"retryAfter\":null}}\n")
+        #expect(usage.stderr == "{\"error\":{\"serverErrorCode\":\"BAD_REQUEST\",\"reason\":\"unknown option '--jsno' Did you mean '--json'?\"}}\n")
 
         let unknown = invoke(Toy.registry(), ["--json", "zoen"], environment: baseEnvironment(home: home))
         #expect(unknown.status == 64)

@@ -125,7 +125,7 @@ struct StoreCommandTests {
         #expect(network.stderr.contains("gave up"))
         let busy = cli.run(["store", "sync", "--json"], env: ["CLOUDSYNC_FAULTS": "zoneBusy:20"])
         #expect(busy.status == 75)
-        #expect(try busy.errorJSON()["error"]?["retryAfter"] != .null)
+        #expect(try busy.errorJSON()["error"]?["retryAfter"]?.doubleValue != nil)
         let status = try cli.run(["store", "status", "--json"]).json()
         #expect(status["pending"] == .int(1), "the failed syncs left n2 pending")
         #expect(cli.run(["store", "sync"], env: ["CLOUDSYNC_FAULTS": "bogusCode:1"]).status == 64, "a bad CLOUDSYNC_FAULTS is a usage error")
