@@ -2,11 +2,15 @@ import CloudSyncCore
 import TestSupport
 import Testing
 
+/// The scenarios taking an `AccountsBackend` run on the embedded cloud and through `serve`, each
+/// account in its own home with its own token.
 @Suite("message: end-to-end encrypted messages between accounts (through the binary)")
 struct MessageCommandTests {
     let fx = MessageFixture()
 
-    @Test func sendInboxReadOutboxDeleteAcrossDevices() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func sendInboxReadOutboxDeleteAcrossDevices(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         let alice = try fx.identity("alice")
         _ = try fx.identity("bob")
         // The second device of each account gets the same identity after unlocking.
@@ -79,7 +83,9 @@ struct MessageCommandTests {
         #expect(forge.status == 77, "\(forge.stderr)")
     }
 
-    @Test func rotationKeepsOldMessagesReadable() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func rotationKeepsOldMessagesReadable(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         _ = try fx.identity("bob")
         let old = try fx.send("alice", "bob", "before rotation")
         let rotated = fx.run("bob", ["keys", "rotate", "--json"], device: "phone")
@@ -98,7 +104,9 @@ struct MessageCommandTests {
         #expect(try fx.identity("bob")["fingerprint"]?.stringValue == newFingerprint)
     }
 
-    @Test func aChangedKeyIsFlaggedAndSendingRefusedUntilTrusted() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func aChangedKeyIsFlaggedAndSendingRefusedUntilTrusted(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         _ = try fx.identity("bob")
         let first = try fx.run("alice", ["keys", "show", "bob", "--json"]).json()
         #expect(first["trust"]?.stringValue == "pinned-now")

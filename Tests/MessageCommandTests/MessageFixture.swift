@@ -2,16 +2,26 @@ import CloudSyncCore
 import TestSupport
 import Testing
 
-/// One embedded cloud with accounts that each run on two devices (laptop and phone).
+/// Accounts that each run on two devices (laptop and phone), on one embedded cloud (`init()`)
+/// or through a `cloudsync serve`, each account in a home of its own with its own token
+/// (`init(backend)`): a scenario written once runs on both.
 struct MessageFixture {
-    let home = TemporaryDirectory("messages")
-    var cli: BinaryRunner { BinaryRunner(home: home.path, extra: ["CLOUDSYNC_PASSPHRASE": "correct horse"]) }
+    static let passphrase = ["CLOUDSYNC_PASSPHRASE": "correct horse"]
+    let accounts: AccountsCloud
+    /// The embedded cloud's home (the server's on `serve`).
+    var home: TemporaryDirectory { accounts.home }
+
+    init() { accounts = AccountsCloud(embedded: Self.passphrase) }
+
+    init(_ backend: AccountsBackend, accounts names: [String] = ["alice", "bob", "carol"]) throws {
+        accounts = try AccountsCloud(backend, accounts: names, environment: Self.passphrase)
+    }
 
     /// Runs cloudsync as `account` on `device`.
     @discardableResult
     func run(_ account: String, _ arguments: [String], device: String = "laptop", stdin: String = "",
              env: [String: String] = [:]) -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: device, stdin: stdin, env: env)
+        accounts.run(account, arguments, device: device, stdin: stdin, env: env)
     }
 
     /// `keys identity --json` of `account`.

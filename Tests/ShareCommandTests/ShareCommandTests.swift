@@ -4,13 +4,20 @@ import Testing
 
 /// `cloudsync share` (issue 18) through the built binary, with two and three accounts on one
 /// embedded cloud: invite, accept, read, refused write, upgrade, write, revoke, notifications.
+/// The scenarios taking an `AccountsBackend` also run through `serve`, each account in its own
+/// home with its own token.
 @Suite("cloudsync share (end to end)")
 struct ShareCommandTests {
-    let home = TemporaryDirectory("share-e2e")
-    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+    let accounts: AccountsCloud
+
+    init() { accounts = AccountsCloud(embedded: [:]) }
+
+    init(_ backend: AccountsBackend) throws {
+        accounts = try AccountsCloud(backend, accounts: ["alice", "bob", "carol", "dave"])
+    }
 
     func run(_ account: String, _ arguments: [String], device: String = "laptop") -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: device)
+        accounts.run(account, arguments, device: device)
     }
 
     /// Alice's zone Trips with the record rome, shared; returns the share's URL.
@@ -25,7 +32,12 @@ struct ShareCommandTests {
 
     let shared = ["--database", "shared", "--zone", "Trips", "--owner", "alice"]
 
-    @Test func inviteAcceptReadRefusedWriteUpgradeWriteRevoke() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func inviteAcceptReadRefusedWriteUpgradeWriteRevoke(_ backend: AccountsBackend) throws {
+        try Self(backend).inviteAcceptReadRefusedWriteUpgradeWriteRevoke()
+    }
+
+    func inviteAcceptReadRefusedWriteUpgradeWriteRevoke() throws {
         let url = try aliceSharesTrips()
         // An invitation names an account that exists (issue 25): bob has used the cloud.
         #expect(run("bob", ["zone", "list"]).status == 0)
@@ -74,7 +86,12 @@ struct ShareCommandTests {
         #expect(run("bob", ["share", "accept", url]).status == 77)
     }
 
-    @Test func publicPermissionLeaveAndDeleteWithThreeAccounts() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func publicPermissionLeaveAndDeleteWithThreeAccounts(_ backend: AccountsBackend) throws {
+        try Self(backend).publicPermissionLeaveAndDeleteWithThreeAccounts()
+    }
+
+    func publicPermissionLeaveAndDeleteWithThreeAccounts() throws {
         let url = try aliceSharesTrips(["--public-permission", "read-only"])
         #expect(run("bob", ["share", "accept", url]).status == 0)
         #expect(run("carol", ["share", "accept", url]).status == 0)
