@@ -178,7 +178,9 @@ struct MessageCommandTests {
 struct MessageLiveChatTests {
     let fx = MessageFixture()
 
-    @Test func theDocumentedSubscriptionWakesTheRecipient() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func theDocumentedSubscriptionWakesTheRecipient(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         let bob = try #require(try fx.identity("bob")["userRecordName"]?.stringValue)
         let create = fx.run("bob", ["subscribe", "create", "--query", "Message", "--where", "to == %@", "--arg", bob,
                                     "--fires-on", "create", "--database", "public", "--id", "inbox"])

@@ -107,7 +107,12 @@ struct ShareCommandTests {
         #expect(try run("alice", ["--json", "share", "list"]).json()["owned"] == .array([]))
     }
 
-    @Test func participantsAreNotifiedOfTheOwnersAndEachOthersChanges() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func participantsAreNotifiedOfTheOwnersAndEachOthersChanges(_ backend: AccountsBackend) throws {
+        try Self(backend).participantsAreNotifiedOfTheOwnersAndEachOthersChanges()
+    }
+
+    func participantsAreNotifiedOfTheOwnersAndEachOthersChanges() throws {
         let url = try aliceSharesTrips()
         for account in ["bob", "carol"] { #expect(run(account, ["zone", "list"]).status == 0) }
         #expect(run("alice", ["share", "add", "--zone", "Trips", "bob", "carol", "--permission", "read-write"]).status == 0)
