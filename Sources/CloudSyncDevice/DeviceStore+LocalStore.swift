@@ -259,9 +259,12 @@ extension DeviceStore {
                                       _ body: (_ value: UnsafeRawBufferPointer?, _ latestTransaction: Int64) throws(CloudError) -> R)
         throws(CloudError) -> R {
         let statement = try guarded {
+            // The value is read straight into the result row (a join, not a scalar subquery,
+            // whose result SQLite copies into another register with a terminator added: a
+            // second copy of the ~55 KB label index in fresh heap, a dozen page faults).
             try connection.prepare("""
-                SELECT (SELECT value FROM sync_state WHERE container=?1 AND key=?2),
-                       (SELECT txn_id FROM history WHERE container=?1 ORDER BY txn_id DESC LIMIT 1)
+                SELECT s.value, (SELECT txn_id FROM history WHERE container=?1 ORDER BY txn_id DESC LIMIT 1)
+                FROM (SELECT 1) LEFT JOIN sync_state s ON s.container=?1 AND s.key=?2
                 """).bind([container, key])
         }
         defer { statement.reset() }

@@ -90,12 +90,14 @@ public final class Connection {
 
     /// Applies process-wide SQLite settings once, before the first connection initializes the
     /// library (sqlite3_config refuses after that; then the default stays, which is only slower):
-    /// the statement journal's spill size, and no memory statistics (each allocation would
-    /// otherwise take a global mutex to count itself).
+    /// the statement journal's spill size, no memory statistics (each allocation would
+    /// otherwise take a global mutex to count itself), and no page-cache block allocated up
+    /// front (`csqlite_config_no_initial_page_cache`: 20 page faults of every open).
     static let configured: Bool = {
         let spill = csqlite_config_stmtjrnl_spill(journalSpillBytes)
         let memstatus = csqlite_config_memstatus(0)
-        return spill == SQLITE_OK && memstatus == SQLITE_OK
+        let pageCache = csqlite_config_no_initial_page_cache()
+        return spill == SQLITE_OK && memstatus == SQLITE_OK && pageCache == SQLITE_OK
     }()
 
     /// Opens (and, with `options.create`, creates) the database at `path`.
