@@ -20,6 +20,15 @@ public final class SQLiteCloud: ServiceCloud, @unchecked Sendable {
         super.init(storage: try SQLiteCloudStorage(path: path), clock: clock)
     }
 
+    /// The path SQLite takes for a database held in memory.
+    static let inMemoryPath = ":memory:"
+
+    /// An empty cloud held in memory and gone when closed: what a read-only command answers
+    /// from when the default cloud has not been made yet, so that it creates no file.
+    public static func emptyInMemory(clock: @escaping CloudClock = systemClock) throws(CloudError) -> SQLiteCloud {
+        try SQLiteCloud(path: inMemoryPath, clock: clock)
+    }
+
     static func openError(_ error: SQLiteError, path: String) -> CloudError {
         if error.isCorrupt {
             return CloudError(.badDatabase, "cloud file \(path) is not a cloudsync database (\(error.message))")

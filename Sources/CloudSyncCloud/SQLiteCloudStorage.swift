@@ -19,7 +19,8 @@ final class SQLiteCloudStorage: CloudStorage, @unchecked Sendable {
         self.path = path
         do {
             var options = Connection.Options()
-            options.fileMode = 0o600
+            // A file is made 0600 before SQLite opens it; a cloud in memory has no file.
+            if path != SQLiteCloud.inMemoryPath { options.fileMode = 0o600 }
             connection = try Connection(path: path, options: options)
         } catch {
             throw SQLiteCloud.openError(error, path: path)

@@ -55,6 +55,23 @@ public final class DeviceStore {
         }
     }
 
+    /// An empty device store held in memory and gone when closed: what a read-only command
+    /// reads when this device has no file yet, so that it creates none.
+    public static func emptyInMemory() throws(CloudError) -> DeviceStore {
+        do {
+            let connection = try Connection(path: ":memory:", options: Connection.Options())
+            try migrator.prepare(connection, path: ":memory:")
+            return DeviceStore(connection: connection, path: ":memory:")
+        } catch {
+            throw CloudError(.internalError, "cannot make an empty device store in memory: \(error)")
+        }
+    }
+
+    private init(connection: Connection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
     /// How much of the device file a short read-mostly command maps (the pages it reads; a
     /// larger file is read past this size as usual).
     public static let briefMemoryMapBytes: Int64 = 256 << 20

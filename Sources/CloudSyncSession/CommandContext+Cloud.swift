@@ -60,11 +60,7 @@ extension CommandContext {
 
     func openSession() throws -> CloudSession {
         let locator = try CloudLocator(parsing: settings.cloudURL)
-        try CloudCreation.check(locator, context: self)
-        if let folder = locator.localFolder {
-            try FileSystem.makeDirectories(folder, mode: 0o700)
-        }
-        var cloud = try openCloud(locator)
+        var cloud = try openCloudAsAllowed(locator)
         let faults = environment["CLOUDSYNC_FAULTS"] ?? ""
         let callLog = environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         if !faults.isEmpty || callLog != nil {
@@ -76,6 +72,23 @@ extension CommandContext {
         cloud = RetryingCloud(wrapping: cloud, policy: .tryLater, onRetry: retryNotice())
         let account = try cloud.account(named: settings.account)
         return CloudSession(context: self, cloud: cloud, account: account)
+    }
+
+    /// Opens the cloud of `locator` as the cloud-file rule (`CloudCreation`) allows this
+    /// command: the cloud itself (made, with its folder, where allowed), or for a read-only
+    /// command on a default cloud not made yet an empty one in memory. Throws not found (3)
+    /// where the command may not make it.
+    public func openCloudAsAllowed(_ locator: CloudLocator) throws -> any CloudService {
+        switch try CloudCreation.check(locator, context: self) {
+        case .emptyInMemory:
+            memoized(CloudCreation.inMemoryKey) { CloudCreation.Flag() }.isSet = true
+            return try SQLiteCloud.emptyInMemory()
+        case .cloud:
+            if let folder = locator.localFolder {
+                try FileSystem.makeDirectories(folder, mode: 0o700)
+            }
+            return try openCloud(locator)
+        }
     }
 
     /// One line on stderr per retry of a transient failure, when stderr is a terminal (not with
@@ -91,7 +104,8 @@ extension CommandContext {
     }
 
     /// Opens this device's store without touching the cloud (creating it, mode 0600, in a
-    /// 0700 folder), once per invocation.
+    /// 0700 folder), once per invocation; a read-only command on a device with no file yet
+    /// reads an empty store in memory instead (`CloudCreation.readsDeviceInMemory`).
     public func deviceStore() throws -> DeviceStore {
         try deviceStore(briefly: false)
     }
@@ -104,6 +118,7 @@ extension CommandContext {
     public func deviceStore(briefly: Bool) throws -> DeviceStore {
         try memoized("cloudsync.deviceStore") {
             let path = settings.deviceStorePath
+            if CloudCreation.readsDeviceInMemory(context: self, deviceFile: path) { return try DeviceStore.emptyInMemory() }
             try FileSystem.makeDirectories(FileSystem.parent(of: path), mode: 0o700)
             return try DeviceStore(path: path, briefly: briefly)
         }

@@ -41,20 +41,64 @@ struct CloudCreationTests {
         #expect(cli.run(["--cloud", "sqlite://" + home.file("cloud.sqlite"), "zone", "list"]).status == 0)
     }
 
-    @Test func readOnlyCommandsCreateNothing() throws {
-        let missing = home.file("does/not/exist")
-        let runner = BinaryRunner(home: missing)
+    /// Every file and folder under `path`, relative to it, sorted: `ls -R` of a home.
+    func listing(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            names.append(name)
+            if entry.pointee.d_type == UInt8(DT_DIR) { names += listing(path + "/" + name).map { name + "/" + $0 } }
+        }
+        return names.sorted()
+    }
+
+    /// Read-only commands on a default cloud not made yet answer from "nothing there" and
+    /// create nothing, in a home that does not exist and in one that exists but is empty.
+    @Test(arguments: ["does/not/exist", "empty"])
+    func readOnlyCommandsCreateNothing(_ folder: String) throws {
+        let path = home.file(folder)
+        if folder == "empty" { #expect(mkdir(path, 0o700) == 0) }
+        let runner = BinaryRunner(home: path)
+        let before = listing(home.path)
         let whoami = runner.run(["whoami"])
         #expect(whoami.status == 0, "\(whoami.stderr)")
         #expect(whoami.stdout.contains("user record: (unknown: no cloud yet"), "\(whoami.stdout)")
-        for arguments in [["zone", "list"], ["record", "query", "Note"], ["record", "get", "n1"]] {
+
+        let zones = runner.run(["zone", "list"])
+        #expect(zones.status == 0, "\(zones.stderr)")
+        #expect(!zones.stdout.contains("Notes"))
+        let zonesJSON = runner.run(["zone", "list", "--json"])
+        #expect(zonesJSON.status == 0, "\(zonesJSON.stderr)")
+        let names = try zonesJSON.json()["zones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue }
+        #expect(names == ["_defaultZone"], "nothing but the zone every database has: \(zonesJSON.stdout)")
+        let query = runner.run(["record", "query", "Note", "--json"])
+        #expect(query.status == 0 && (try? query.json()["records"]) == .array([]), "\(query.stdout) \(query.stderr)")
+        let get = runner.run(["record", "get", "n1"])
+        #expect(get.status == 3, "not found: \(get.stderr)")
+        for arguments in [["subscribe", "list"], ["share", "list"], ["token", "list"], ["fetch-changes"]] {
             let result = runner.run(arguments)
-            #expect(result.status == 3, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("no cloud yet"), "\(result.stderr)")
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
         }
-        #expect(!exists(home.file("does")), "a read-only command made the home")
+        #expect(runner.run(["cloud", "check"]).status == 3, "a check of a cloud that is not there")
+        #expect(listing(home.path) == before, "a read-only command created files: \(listing(home.path))")
+
+        // A command that writes makes the default home's cloud on first use, as the README says.
         #expect(runner.run(["record", "save", "Note", "n1", "--field", "title=Hi"]).status == 0)
-        #expect(exists(missing + "/cloud.sqlite"))
+        #expect(exists(path + "/cloud.sqlite"))
         #expect(runner.run(["record", "get", "n1"]).status == 0)
+        #expect(try runner.run(["record", "query", "Note", "--json"]).json()["records"]?.arrayValue?.count == 1)
+    }
+
+    /// The commands that write still make the default home's cloud on first use.
+    @Test(arguments: [["zone", "create", "Notes"], ["store", "sync"],
+                      ["token", "create"], ["cloud", "create"]])
+    func writingCommandsMakeTheDefaultCloud(_ arguments: [String]) throws {
+        let path = home.file("fresh")
+        let result = BinaryRunner(home: path).run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(exists(path + "/cloud.sqlite"), "\(arguments) made no cloud: \(listing(path))")
     }
 }

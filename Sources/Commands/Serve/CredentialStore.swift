@@ -14,12 +14,7 @@ enum CredentialStore {
         if case .http = locator {
             throw CLIError.usage("this command works on the cloud's store itself; give --cloud sqlite:///… or postgres://…, not a server URL")
         }
-        if let folder = locator.localFolder, folder != "/", access(folder, F_OK) != 0 {
-            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-                throw CLIError.failed("cannot create folder \(folder): \(String(cString: strerror(errno)))")
-            }
-        }
-        guard let service = try context.openCloud(locator) as? ServiceCloud else {
+        guard let service = try context.openCloudAsAllowed(locator) as? ServiceCloud else {
             throw CLIError.usage("the cloud \(locator.displayName) keeps no credentials")
         }
         return service
