@@ -42,7 +42,9 @@ struct JSONShapeTests {
         #expect(try set.json()["key"] == .string("k"))
         #expect(try set.json()["value"] == .int(1))
         let deleted = cli.run(["kv", "delete", "k", "--json"])
-        #expect(try deleted.json()["value"] == .null)
+        #expect(try deleted.json()["keys"] == .array([.object([("key", .string("k")), ("type", .string("number")),
+                                                               ("deleted", .bool(true)), ("pending", .bool(true))])]),
+                "the type it had, not null: \(deleted.stdout)")
         let version = cli.run(["--version", "--json"])
         #expect(try version.json()["version"]?.stringValue?.isEmpty == false)
         let help = cli.run(["help", "zone", "create", "--json"])

@@ -46,10 +46,11 @@ struct MessageCommandTests {
         // The recipient can only hide (this device); the sender deletes from the cloud.
         let hide = fx.run("bob", ["message", "delete", first, "--json"])
         #expect(hide.status == 0)
-        #expect(try hide.json()["action"]?.stringValue == "hidden")
+        #expect(try hide.json()["messages"]?.arrayValue?.first?["action"]?.stringValue == "hidden")
+        #expect(try hide.json()["messages"]?.arrayValue?.first?["deleted"] == .bool(true))
         #expect(try fx.box("bob").map { $0["id"]?.stringValue } == [second])
         #expect(try fx.box("bob", device: "phone").count == 2, "hiding is local to the device")
-        #expect(try fx.run("alice", ["message", "delete", second, "--json"]).json()["action"]?.stringValue == "deleted")
+        #expect(try fx.run("alice", ["message", "delete", second, "--json"]).json()["messages"]?.arrayValue?.first?["action"]?.stringValue == "deleted")
         #expect(try fx.box("bob", device: "phone").map { $0["id"]?.stringValue } == [first])
         #expect(fx.run("bob", ["message", "read", second]).status == 3)
     }

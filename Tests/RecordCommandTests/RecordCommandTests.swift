@@ -111,7 +111,8 @@ struct RecordCommandTests {
     @Test func deleteAndMissingRecords() throws {
         #expect(cli.run(["record", "save", "Note", "d1"]).status == 0)
         let deleted = try cli.run(["record", "delete", "d1", "--json"]).json()
-        #expect(deleted["deleted"]?.arrayValue?.first?["recordName"]?.stringValue == "d1")
+        #expect(deleted["records"]?.arrayValue?.first?["recordName"]?.stringValue == "d1")
+        #expect(deleted["records"]?.arrayValue?.first?["deleted"] == .bool(true))
         #expect(cli.run(["record", "delete", "d1"]).status == 3)
         #expect(cli.run(["record", "get", "d1"]).status == 3)
         #expect(cli.run(["record", "get", "x", "--zone", "NoSuchZone"]).status == 3)

@@ -180,7 +180,7 @@ struct JSONOutputTests {
             Self.check("admin add", ["admin", "add", "bob"]),
             Self.check("admin remove", ["admin", "remove", "bob"]),
             Self.setup(["zone", "create", "Trips"]),
-            Self.setup(["--account", "carol", "zone", "list"]),
+            Self.setup(["--account", "carol", "zone", "create", "Own"]),  // registers carol (a read-only command no longer needs to)
             Self.check("share create", ["share", "create", "--zone", "Trips"]),
             Self.check("share add", ["share", "add", "--zone", "Trips", "bob", "carol"]),
             Self.check("share remove", ["share", "remove", "--zone", "Trips", "carol"]),
@@ -254,6 +254,35 @@ struct JSONOutputTests {
 
         let unchecked = Set(shapes.keys).subtracting(checked).map { $0.joined(separator: " ") }.sorted()
         #expect(unchecked.isEmpty, "documented shapes no step checks: \(unchecked)")
+    }
+
+    /// The rule for deletes (ARCHITECTURE, "JSON shapes"): every delete, remove and revoke prints
+    /// its family's list wrapper with `deleted: true` on each item. `share remove` changes a share
+    /// (it prints the share, as Apple replies with the saved share record).
+    static let deletesThatAreChanges: Set<[String]> = [["share", "remove"]]
+
+    @Test func everyDeleteDocumentsTheListWrapperWithDeletedItems() throws {
+        let pages = try HelpExamplesTests.pages()
+        let byPath = Dictionary(pages.map { ($0.path, $0.json) }, uniquingKeysWith: { first, _ in first })
+        var deletes: [[String]] = []
+        for page in pages where ["delete", "remove", "revoke", "leave"].contains(page.path.last ?? "")
+            && (page.json["subcommands"]?.arrayValue ?? []).isEmpty && !Self.deletesThatAreChanges.contains(page.path) {
+            deletes.append(page.path)
+            let name = page.path.joined(separator: " ")
+            let keys = page.json["jsonOutput"]?["keys"]?.arrayValue ?? []
+            let lists = keys.filter { ($0["help"]?.stringValue ?? "").contains("deleted: true") }
+            #expect(lists.count == 1, "\(name): one list of deleted items, each with deleted: true: \(keys)")
+            guard let listKey = lists.first?["name"]?.stringValue else { continue }
+            // The same wrapper as the family's list command, where it has one.
+            let family = Array(page.path.dropLast())
+            for sibling in ["list", "get", "inbox"] {
+                guard let siblingKeys = byPath[family + [sibling]]?["jsonOutput"]?["keys"]?.arrayValue else { continue }
+                let names = siblingKeys.compactMap { $0["name"]?.stringValue }
+                #expect(names.contains(listKey), "\(name) prints '\(listKey)', \((family + [sibling]).joined(separator: " ")) prints \(names)")
+                break
+            }
+        }
+        #expect(deletes.count == 11, "the walk found the deletes: \(deletes)")
     }
 
     @Test func theCheckCatchesMissingAndUndocumentedKeys() throws {

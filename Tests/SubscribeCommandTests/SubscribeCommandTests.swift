@@ -42,7 +42,8 @@ struct SubscribeCommandTests {
         #expect(replaced["subscription"]?["subscriptionType"] == .string("zone"))
 
         let deleted = try json(cli.run(["--json", "subscribe", "delete", "urgent", generatedID], device: "phone"))
-        #expect(deleted["deleted"]?.arrayValue?.count == 2)
+        #expect(deleted["subscriptions"]?.arrayValue?.count == 2)
+        #expect(deleted["subscriptions"]?.arrayValue?.allSatisfy { $0["deleted"] == .bool(true) } == true)
         listed = try json(cli.run(["--json", "subscribe", "list"], device: "phone"))["subscriptions"]?.arrayValue ?? []
         #expect(listed.compactMap { $0["subscriptionID"]?.stringValue } == ["notes", "private-changes"])
         // Another account sees none of them.

@@ -106,11 +106,17 @@ public enum KVCommand {
         run: { context, arguments in
             let key = arguments.argument("key") ?? ""
             let store = try context.deviceStore()
-            guard try store.keyValue(container: context.settings.container, key) != nil else {
+            guard let had = try store.keyValue(container: context.settings.container, key) else {
                 throw CLIError.notFound("no key '\(key)' in the key-value store")
             }
             try store.setKeyValue(container: context.settings.container, key, nil, now: now())
-            confirm(context, "\(key) deleted (pending until 'kv sync')", key: key, value: nil)
+            if context.output.isJSON {
+                context.output.json(.object([("keys", .array([.object([
+                    ("key", .string(key)), ("type", .string(had.typeName)), ("deleted", .bool(true)), ("pending", .bool(true)),
+                ])]))]))
+            } else {
+                context.output.line("\(key) deleted (pending until 'kv sync')")
+            }
         })
 
     /// The keys cloudsync keeps for itself (`cloudsync.data-key`, the wrapped data key with its

@@ -33,7 +33,7 @@ enum MessageDelete {
                 throw CLIError.permissionDenied("message \(id) is neither to nor from this account; only its sender can delete it")
             }
             if context.output.isJSON {
-                context.output.json(.object([("id", .string(id)), ("action", .string(action))]))
+                context.output.json(.object([("messages", .array([.object([("id", .string(id)), ("deleted", .bool(true)), ("action", .string(action))])]))]))
             } else {
                 context.output.line(action == "deleted" ? "deleted \(id)" : "hid \(id) from your inbox on this device (only its sender can delete it)")
             }

@@ -133,7 +133,9 @@ enum OTPManage {
                 if !context.output.isJSON { context.output.line("removed '\(target.token.name)'") }
             }
             if context.output.isJSON {
-                context.output.json(.object([("removed", .array(targets.map { .string($0.token.name) }))]))
+                context.output.json(.object([("tokens", .array(targets.map {
+                    .object([("name", .string($0.token.name)), ("recordName", .string($0.recordName)), ("deleted", .bool(true))])
+                }))]))
             }
         })
 }

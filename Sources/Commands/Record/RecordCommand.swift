@@ -96,7 +96,7 @@ public enum RecordCommand {
             }
             let result = try session.cloud.modifyRecords(ModifyRequest(deletes: ids), in: request)
             if context.output.isJSON {
-                context.output.json(.object([("deleted", .array(result.deleted.map { RecordJSON.encodeDeletion($0) }))]))
+                context.output.json(.object([("records", .array(result.deleted.map { RecordJSON.encodeDeletion($0) }))]))
             } else {
                 for id in result.deleted { context.output.line("deleted \(id.recordName)") }
             }

@@ -63,11 +63,19 @@ public enum AdminCommand {
         name: "remove", abstract: "End an account's administration of the container (as --account, an administrator).",
         arguments: [ArgumentSpec("name", help: "The account's login name.")],
         examples: [Example("cloudsync --account alice admin remove bob", "bob no longer administers the container.")],
-        jsonOutput: JSONOutput.nothing(),
+        jsonOutput: JSONOutput.document("The administrator removed, in the list 'admin list' prints.",
+                                        [("container", "The container."), ("administrators", "[{account, deleted: true}].")]),
         run: { context, arguments in
             let name = arguments.argument("name") ?? ""
-            try CredentialStore.service(context).removeAdministrator(name, container: context.settings.container,
+            let container = context.settings.container
+            try CredentialStore.service(context).removeAdministrator(name, container: container,
                                                                       by: .holdingStore(context.settings.account))
-            if !context.output.isJSON { context.output.line("\(name) no longer administers \(context.settings.container)") }
+            if context.output.isJSON {
+                context.output.json(.object([("container", .string(container)), ("administrators", .array([
+                    .object([("account", .string(name)), ("deleted", .bool(true))]),
+                ]))]))
+            } else {
+                context.output.line("\(name) no longer administers \(container)")
+            }
         })
 }

@@ -107,7 +107,11 @@ public enum TokenCommand {
         run: { context, arguments in
             let id = arguments.argument("id") ?? ""
             try CredentialStore.service(context).revokeCredential(id: id)
-            if !context.output.isJSON { context.output.line("revoked \(id)") }
+            if context.output.isJSON {
+                context.output.json(.object([("tokens", .array([.object([("id", .string(id)), ("deleted", .bool(true))])]))]))
+            } else {
+                context.output.line("revoked \(id)")
+            }
         })
 
     static let addKey = CommandSpec(

@@ -138,7 +138,7 @@ public enum ShareCommand {
             let request = try context.databaseRequest(arguments, session: session, default: .shared)
             try session.sharing().leaveShare(zoneName: try zone(arguments), in: request)
             if context.output.isJSON {
-                context.output.json(.object([("left", .bool(true))]))
+                context.output.json(deletedShare(request.zoneID(try zone(arguments)), in: "accepted"))
             } else {
                 context.output.line("left \(try zone(arguments))")
             }
@@ -153,13 +153,21 @@ public enum ShareCommand {
         jsonOutput: ShareJSONOutput.delete,
         run: { context, arguments in
             let session = try context.session()
-            try session.sharing().deleteShare(zoneName: try zone(arguments), in: session.request(.private))
+            let request = session.request(.private)
+            try session.sharing().deleteShare(zoneName: try zone(arguments), in: request)
             if context.output.isJSON {
-                context.output.json(.object([("deleted", .bool(true))]))
+                context.output.json(deletedShare(ZoneID(zoneName: try zone(arguments), ownerRecordName: session.account.userRecordName), in: "owned"))
             } else {
                 context.output.line("stopped sharing \(try zone(arguments))")
             }
         })
+
+    /// What `share delete` and `share leave` print with --json: the share gone, in the list of
+    /// `share list` it was in (`owned` or `accepted`).
+    static func deletedShare(_ zoneID: ZoneID, in list: String) -> JSONValue {
+        .object([(list, .array([.object([("shareID", .string(Share.recordName)), ("zoneID", RecordJSON.encode(zoneID: zoneID)),
+                                             ("deleted", .bool(true))])]))])
+    }
 
     static let list = CommandSpec(
         name: "list", abstract: "List the shares you own (with participants) and those you accepted.",

@@ -15,8 +15,8 @@ enum ShareJSONOutput {
     static let add = JSONOutput.document("The share with its participants.", shareKeys)
     static let remove = JSONOutput.document("The share without the removed participants.", shareKeys)
     static let accept = JSONOutput.document("The share accepted.", shareKeys)
-    static let leave = JSONOutput.document("The result.", [("left", "true.")])
-    static let delete = JSONOutput.document("The result.", [("deleted", "true.")])
+    static let leave = JSONOutput.document("The share left, gone from this account's shared database.", [("accepted", "[{shareID, zoneID: {zoneName, ownerRecordName}, deleted: true}], as 'share list' lists accepted shares.")])
+    static let delete = JSONOutput.document("The share deleted: every participant loses the zone.", [("owned", "[{shareID, zoneID: {zoneName, ownerRecordName}, deleted: true}], as 'share list' lists owned shares.")])
     static let list = JSONOutput.document("Your shares.", [("owned", "The shares you own, each as create prints it."),
                                                           ("accepted", "The shares you accepted, each as accept prints it.")])
 }

@@ -75,13 +75,15 @@ enum StorePut {
             for name in arguments.arguments("name") {
                 if let txn = try store.deleteLocal(container: StoreCommand.container(context), zone: zone, name: name,
                                                    device: context.settings.device, now: StoreCommand.now()) {
-                    deleted.append(.object([("recordName", .string(name)), ("transaction", .int(txn.id))]))
+                    deleted.append(.object([("recordName", .string(name)), ("deleted", .bool(true)),
+                                            ("zoneID", RecordJSON.encode(zoneID: ZoneID(zoneName: zone, ownerRecordName: ZoneID.currentUserOwner))),
+                                            ("pending", .bool(true)), ("transaction", .int(txn.id))]))
                     if !context.output.isJSON { context.output.line("deleted \(name), transaction \(txn.id)") }
                 } else {
                     missing.append(name)
                 }
             }
-            if context.output.isJSON { context.output.json(.object([("deleted", .array(deleted))])) }
+            if context.output.isJSON { context.output.json(.object([("records", .array(deleted))])) }
             if !missing.isEmpty {
                 throw CLIError.notFound("no record \(missing.joined(separator: ", ")) in zone \(zone) of the \(try StoreDatabase.isPublic(context, arguments) ? "public" : "local") store")
             }

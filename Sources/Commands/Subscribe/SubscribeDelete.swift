@@ -52,8 +52,9 @@ enum SubscribeDelete {
             try session.cloud.deleteSubscriptions(scopeIDs, in: session.request(scope))
         }
         if context.output.isJSON {
-            context.output.json(.object([("deleted", .array(byScope.flatMap { scope, scopeIDs in
-                scopeIDs.map { JSONValue.object([("subscriptionID", .string($0)), ("databaseScope", .string(scope.rawValue))]) }
+            context.output.json(.object([("subscriptions", .array(byScope.flatMap { scope, scopeIDs in
+                scopeIDs.map { JSONValue.object([("subscriptionID", .string($0)), ("databaseScope", .string(scope.rawValue)),
+                                                 ("deleted", .bool(true))]) }
             }))]))
         } else {
             for (scope, scopeIDs) in byScope {
