@@ -8,7 +8,7 @@ import Testing
     @Test func everyErrorOfAScriptLineNamesFileAndLine() throws {
         let home = TemporaryDirectory("script-location")
         let cli = BinaryRunner(home: home.path)
-        let piped = cli.run([], stdin: "zone list\n\nrecord get nope\nzone bogus\n")
+        let piped = cli.run([], stdin: "zone create Notes\n\nrecord get nope\nzone bogus\n")
         #expect(piped.status == 3)
         #expect(piped.stderr.contains("cloudsync: error: -:3: record 'nope' not found"), "\(piped.stderr)")
         #expect(piped.stderr.contains("cloudsync: error: -:4: unknown subcommand 'bogus'"), "\(piped.stderr)")
