@@ -20,8 +20,19 @@ public protocol CloudStorage: AnyObject, Sendable {
     func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
     /// Runs `body` in a write transaction, committed when it returns and rolled back when it throws.
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
+    /// Runs `body` in a write transaction that writes the database `key` (and no other): a
+    /// storage may queue writers of one database in the process before they take a connection.
+    /// By default the same as `write(_:)`.
+    func write<T>(database key: DatabaseWriteKey, _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
     /// What a listener of `device` sleeps on (see `NotificationWaiter`).
     func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter
+}
+
+extension CloudStorage {
+    /// A storage that keys nothing by database: the one write lock it has serializes already.
+    public func write<T>(database key: DatabaseWriteKey, _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try write(body)
+    }
 }
 
 /// The storage primitives available inside a transaction. Every method touches one database

@@ -43,7 +43,7 @@ extension ServiceCloud {
             if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
             deletesByZone[name, default: []].append(contentsOf: run)
         }
-        return try write { tx in
+        return try write(database: databaseKey(request)) { tx in
             if let sharedCaller {
                 for zoneName in sharedZones.sorted() { try requireSharedWrite(sharedCaller, zoneName: zoneName, tx) }
             }

@@ -38,13 +38,19 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
         try storage.read(body)
     }
 
-    /// A write transaction of the storage; a failed one forgets the schema cache, which may hold
+    /// A write transaction of the storage (with `database`, one that writes only that
+    /// database, which the storage may queue per database); a failed one forgets the schema cache, which may hold
     /// fields of the rolled-back transaction.
     /// After a commit, the record changes it queued are delivered (`deliverAfterWrite`).
-    func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+    func write<T>(database key: DatabaseWriteKey? = nil,
+                  _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         let value: T
         do {
-            value = try storage.write(body)
+            if let key {
+                value = try storage.write(database: key, body)
+            } else {
+                value = try storage.write(body)
+            }
         } catch {
             schemaCache.withLock { $0.removeAll() }
             deliverAfterWrite()
@@ -79,6 +85,11 @@ open class ServiceCloud: CloudService, @unchecked Sendable {
         case .shared: request.userRecordName
         case .private: request.sharedOwner ?? request.userRecordName
         }
+    }
+
+    /// The key of the database a request's rows live in, for `write(database:_:)`.
+    func databaseKey(_ request: DatabaseRequest) -> DatabaseWriteKey {
+        DatabaseWriteKey(container: request.storageContainer, scope: request.scope, owner: owner(of: request))
     }
 
     /// The database row, or nil if it was never used.

@@ -21,11 +21,13 @@ import Synchronization
 /// counters are taken with `UPDATE … RETURNING`, so writers commit in counter order and no reader
 /// sees N+1 before N. Account-level writes (accounts, schema fields, key-value stores, devices,
 /// notifications) use `ON CONFLICT` and the key-value store's row lock instead.
-final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
+final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendable {
     let url: PostgresURL
     let epoch: UInt64
     /// The connections transactions run on.
     let pool: PostgresConnectionPool
+    /// The writers of each database queued in the process and carried in groups.
+    let groupCommit = PostgresGroupCommit()
     /// Guards the statistics counters below.
     let statisticsLock = Mutex(())
     /// Guards `imageConnection`: one image read at a time.
@@ -94,6 +96,65 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
         }
     }
 
+    /// Queues the writers of one database in the process (`PostgresGroupCommit`) before they
+    /// lease a connection: the writes queued together share one transaction, each in a
+    /// savepoint of its own with its own result.
+    func write<T>(database key: DatabaseWriteKey, _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        var value: T?
+        let failure: CloudError? = withoutActuallyEscaping(body) { body in
+            let job = PostgresGroupCommit.Job { transaction in value = try body(transaction) }
+            groupCommit.submit(job, key: key) { group in writeGroup(group) }
+            job.drop()
+            return job.failure
+        }
+        if let failure { throw failure }
+        guard let value else { throw CloudError(.internalError, "a grouped write returned no value") }
+        return value
+    }
+
+    var writeGroupFigures: WriteGroupFigures { groupCommit.figures }
+
+    /// Runs a group of writes of one database in one transaction. A lone write runs as
+    /// `write(_:)` does; in a group each runs in a savepoint of its own, so a refusal (a
+    /// `CloudError`, such as an atomic zone's) undoes only its own write and is only its own
+    /// result. A failure of the store itself (a `PostgresError`) fails the transaction, which
+    /// is retried whole (serialization failures) or fails every write of the group.
+    func writeGroup(_ group: [PostgresGroupCommit.Job]) {
+        do {
+            try guarded { connection in
+                var written = 0
+                try connection.transaction(.readCommitted) { connection in
+                    written = 0
+                    for (index, job) in group.enumerated() {
+                        let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
+                        job.failure = nil
+                        if group.count == 1 {
+                            try job.run(transaction)
+                            try transaction.flush()
+                        } else {
+                            try connection.execute("SAVEPOINT cloudsync_group\(index)")
+                            do {
+                                try job.run(transaction)
+                                try transaction.flush()
+                            } catch let error as PostgresError {
+                                throw error
+                            } catch {
+                                transaction.batch.discard()
+                                try? connection.awaitSent()
+                                try connection.execute("ROLLBACK TO SAVEPOINT cloudsync_group\(index)")
+                                job.failure = PostgresCloudStorage.cloudError(error, url: url)
+                            }
+                        }
+                        written += transaction.batch.writtenRows
+                    }
+                }
+                afterWrite(connection, written: written)
+            }
+        } catch {
+            for job in group { job.failure = error }
+        }
+    }
+
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         try guarded { connection in
             var written = 0
@@ -104,17 +165,23 @@ final class PostgresCloudStorage: CloudStorage, @unchecked Sendable {
                 written = transaction.batch.writtenRows
                 return value
             }
-            let due = statisticsLock.withLock { _ in
-                rowsSinceAnalyze += written
-                rowsSinceStatisticsCheck += written
-                guard written >= PostgresCloudStorage.bulkWriteRows,
-                      rowsSinceStatisticsCheck >= PostgresCloudStorage.statisticsCheckRows else { return false }
-                rowsSinceStatisticsCheck = 0
-                return true
-            }
-            if due { refreshStatisticsIfStale(connection) }
+            afterWrite(connection, written: written)
             return value
         }
+    }
+
+    /// Counts the record rows a committed write wrote and refreshes the table's statistics
+    /// when due.
+    func afterWrite(_ connection: PostgresConnection, written: Int) {
+        let due = statisticsLock.withLock { _ in
+            rowsSinceAnalyze += written
+            rowsSinceStatisticsCheck += written
+            guard written >= PostgresCloudStorage.bulkWriteRows,
+                  rowsSinceStatisticsCheck >= PostgresCloudStorage.statisticsCheckRows else { return false }
+            rowsSinceStatisticsCheck = 0
+            return true
+        }
+        if due { refreshStatisticsIfStale(connection) }
     }
 
     /// A committed write of at least this many record rows checks the table's statistics, once

@@ -95,6 +95,55 @@ struct PostgresPoolTests {
         #expect(seen.count == 400, "no duplicate: \(seen.count) changes seen")
         #expect(Set(seen).count == 400, "no gap")
     }
+
+    /// Saves queued for one database while its writer waits share the next transaction, each in
+    /// a savepoint with its own result: the one that goes over the account's quota (refused after
+    /// its rows were written) is undone alone, the others land, and the zone's changes stay
+    /// contiguous.
+    @Test func savesQueuedForOneDatabaseShareATransactionEachWithItsOwnResult() throws {
+        let (cloud, f) = try cloud(connections: 4)
+        let r = try f.request("alice")
+        _ = try cloud.saveZones([ZoneSpec(name: "A", atomic: true)], in: r)
+        cloud.setQuota(bytes: 20_000)
+        // Another transaction holds alice's database row: the first save leads and waits on it.
+        let holding = Latch(), release = Latch()
+        let holder = spawn {
+            _ = try? cloud.storage.write { tx in
+                _ = try tx.findDatabase(container: r.storageContainer, scope: .private, owner: r.userRecordName)
+                holding.open()
+                release.wait()
+            }
+        }
+        holding.wait()
+        let outcomes = Outcomes()
+        func saver(_ n: Int) -> pthread_t {
+            spawn {
+                let text = String(repeating: "x", count: n == 3 ? 30_000 : 10)
+                let record = Record(recordID: RecordID(recordName: "g\(n)", zoneID: r.zoneID("A")), recordType: "Note",
+                                    fields: ["text": .string(text)])
+                do {
+                    let result = try cloud.modifyRecords(ModifyRequest(saves: [record]), in: r)
+                    outcomes.set(n, result.partialFailure == nil ? "saved" : "partial")
+                } catch {
+                    outcomes.set(n, "\((error as? CloudError)?.code.rawValue ?? "\(error)")")
+                }
+            }
+        }
+        let first = saver(0)
+        usleep(300_000)
+        let others = (1...5).map { saver($0) }
+        usleep(1_000_000)
+        release.open()
+        pthread_join(holder, nil)
+        pthread_join(first, nil)
+        for other in others { pthread_join(other, nil) }
+        #expect(outcomes.all == [0: "saved", 1: "saved", 2: "saved", 3: "quotaExceeded", 4: "saved", 5: "saved"], "\(outcomes.all)")
+        let changes = try f.allChanges("A", since: nil, r)
+        #expect(Set(changes.changed.map(\.recordID.recordName)) == ["g0", "g1", "g2", "g4", "g5"])
+        let figures = try #require((cloud.storage as? any WriteGrouping)?.writeGroupFigures)
+        #expect(figures.largest >= 2, "the queued saves shared a transaction: \(figures.line)")
+        #expect(figures.writes == 6, "\(figures.line)")
+    }
 }
 
 /// A one-shot gate between threads.
@@ -128,4 +177,14 @@ func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t {
         return nil
     }, Unmanaged.passRetained(Box(body)).toOpaque())
     return thread
+}
+
+/// Each thread's outcome, by number.
+final class Outcomes: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var values: [Int: String] = [:]
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
+    func set(_ n: Int, _ value: String) { pthread_mutex_lock(mutex); values[n] = value; pthread_mutex_unlock(mutex) }
+    var all: [Int: String] { pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }; return values }
 }

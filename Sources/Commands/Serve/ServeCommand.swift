@@ -121,6 +121,7 @@ public enum ServeCommand {
         context.output.flush()
         let signal = signals.stopOnSignal(server, grace: .seconds(10))
         log.write("stopped on signal \(signal)")
+        if let grouping = service.storage as? any WriteGrouping { log.write(grouping.writeGroupFigures.line) }
     }
 
     /// The cloud the requests are answered from: `service`, or (for tests of clients against a
