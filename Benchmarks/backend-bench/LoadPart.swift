@@ -24,6 +24,8 @@ struct LoadPart {
         var cpuSeconds: Double
         var peakMiB: Double
         var saves: Int
+        /// serve's "group commit: …" line at its exit (PostgreSQL only).
+        var groupCommit: String?
 
         var throughput: Double { Double(saves) / seconds }
         var json: JSONValue {
@@ -31,7 +33,8 @@ struct LoadPart {
                      ("saves_per_second", .double(round3(throughput))),
                      ("p50_ms", .double(round3(latency.quantile(0.5)))), ("p99_ms", .double(round3(latency.quantile(0.99)))),
                      ("server_cpu_seconds_per_1000_saves", .double(round3(cpuSeconds * 1000 / Double(saves)))),
-                     ("server_peak_rss_mb", .double(round3(peakMiB)))])
+                     ("server_peak_rss_mb", .double(round3(peakMiB)))]
+                    + (groupCommit.map { [("group_commit", JSONValue.string($0))] } ?? []))
         }
     }
 
@@ -61,7 +64,7 @@ struct LoadPart {
         return .object(figures + [
             ("clients", .int(Int64(clients))), ("saves_per_client", .int(Int64(saves))),
             ("db_connections", .string("serve's default (twice the cores); postgres_one_connection: --db-connections 1, as before the pool")),
-            ("group_commit", .string("not built: no batch sizes to report")),
+            ("group_commit", .string("postgres.group_commit: serve's own count at exit of transactions, the writes they carried, mean and largest group")),
             ("timed", .string("HTTPCloud modifyRecords of one new record per call, \(clients) threads of this process against one `cloudsync serve`; CPU from /proc/PID/stat of serve over the load, peak RSS its VmHWM")),
         ])
     }
@@ -70,11 +73,13 @@ struct LoadPart {
         log("[load] \(label): \(clients) clients × \(saves) saves")
         let accounts = oneAccount ? ["load"] : (0..<clients).map { "load\($0)" }
         let tokens = try accounts.map { try serve.token($0, cloud: cloud) }
+        unlink(work + "/load-requests.log")  // appended to: this run's group commit line only
         let server = try LineProcess(executable: cloudsync, arguments: ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud,
                                                                         "--log", work + "/load-requests.log"]
                                                                        + (connections.map { ["--db-connections", String($0)] } ?? []),
                                      environment: serve.environment(work + "/server-home"), stderrPath: work + "/load-serve.log")
-        defer { _ = server.stop() }
+        var stopped = false
+        defer { if !stopped { _ = server.stop() } }
         guard let first = server.readLine(timeout: 30), first.hasPrefix("listening on ") else {
             throw BenchFailure("serve did not start; see \(work)/load-serve.log")
         }
@@ -114,9 +119,15 @@ struct LoadPart {
         let cpu = Double(server.cpuTicks() - ticksBefore) / Double(sysconf(Int32(_SC_CLK_TCK)))
         var latencies: [Double] = []
         for result in results { latencies += try result.get() }
+        let peak = Double(server.statusKiB("VmHWM")) / 1024
+        _ = server.stop()
+        stopped = true
+        let requests = String(decoding: (try? readFile(work + "/load-requests.log")) ?? [], as: UTF8.self)
+        let grouped = requests.split(separator: "\n").last { $0.contains("group commit: ") }
+            .flatMap { line in line.firstRange(of: "group commit: ").map { String(line[$0.lowerBound...]) } }
         let outcome = Outcome(seconds: seconds, latency: LatencyStats(latencies), cpuSeconds: cpu,
-                              peakMiB: Double(server.statusKiB("VmHWM")) / 1024, saves: latencies.count)
-        log("  \(fixed(outcome.throughput)) saves/s, p50 \(fixed(outcome.latency.quantile(0.5))) ms, p99 \(fixed(outcome.latency.quantile(0.99))) ms, server CPU \(fixed(cpu, digits: 2)) s, peak RSS \(fixed(outcome.peakMiB)) MiB")
+                              peakMiB: peak, saves: latencies.count, groupCommit: grouped)
+        log("  \(fixed(outcome.throughput)) saves/s, p50 \(fixed(outcome.latency.quantile(0.5))) ms, p99 \(fixed(outcome.latency.quantile(0.99))) ms, server CPU \(fixed(cpu, digits: 2)) s, peak RSS \(fixed(outcome.peakMiB)) MiB" + (grouped.map { ", " + $0 } ?? ""))
         return outcome
     }
 }
