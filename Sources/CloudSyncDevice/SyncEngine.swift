@@ -19,7 +19,9 @@ import Glibc
 /// - **Offline**: a cycle that meets an unreachable cloud is retried after a backoff with jitter
 ///   (`SyncBackoff`, 1 s up to 60 s); edits made meanwhile stay pending and go with the next cycle.
 /// - **Switch**: every cycle syncs the key-value store first and reads `icloud_sync`; while it
-///   is off the cycle makes no data call (the last value seen holds while offline).
+///   is off the cycle makes no data call (the last value seen holds while offline). The device
+///   stays registered and its waiter listens while off, so the switch turned on on another
+///   device (a `keyValue` notification) wakes the engine at once.
 /// - **Stop**: `stop()` (from another thread or a signal-handling thread) ends `run` after the
 ///   cycle in flight. A credential the cloud refuses (`notAuthenticated`, `permissionFailure`)
 ///   ends `run` by throwing; so does a failure that is not the network's once it happened
@@ -61,7 +63,9 @@ public final class SyncEngine: @unchecked Sendable {
     let offline = OfflineFlag()
     /// The last value of the sync switch this engine saw (nil before the first cycle).
     public private(set) var syncOn: Bool?
-    /// Whether the device is registered and the subscription saved (redone after an outage).
+    /// Whether the device is registered (so that key-value changes, the switch among them, are
+    /// announced to it) and whether the subscription is saved; both redone after an outage.
+    var registered = false
     var announced = false
     var waiterStarted = false
     /// Whether `run` is looping (a single `cycle()` starts no waiter thread).
@@ -96,6 +100,19 @@ public final class SyncEngine: @unchecked Sendable {
     public func cycle(notified: Bool = false) throws(CloudError) -> [SyncEngineEvent] {
         let start = NotificationClock.now()
         var events: [SyncEngineEvent] = []
+        // The device is registered and its waiter listens even while sync is off: the switch
+        // turned on elsewhere is a key-value change, announced to every registered device
+        // (a `keyValue` notification), so a watcher that saw it off wakes at once. The waiter
+        // is made before the queue is read, so a notification enqueued between the read and
+        // the first wait still wakes it (the waiter's contract).
+        if !registered {
+            try cloud.registerDevice(device)
+            registered = true
+        }
+        if watching { try startWaiter() }
+        if notified {
+            while try cloud.takeNotifications(for: device, limit: NotificationLimits.maxPerRead).count == NotificationLimits.maxPerRead {}
+        }
         try keyValues.sync()
         let on = try SyncToggle.isOn(store: store, container: container)
         if let before = syncOn, before != on { events.append(.toggle(on: on)) }
@@ -106,15 +123,8 @@ public final class SyncEngine: @unchecked Sendable {
             return events
         }
         if !announced {
-            try cloud.registerDevice(device)
             _ = try cloud.saveSubscriptions([Subscription(subscriptionID: configuration.subscriptionID, kind: .database)], in: request)
             announced = true
-        }
-        // The waiter is made before the queue is read, so a notification enqueued between the
-        // read and the first wait still wakes it (the waiter's contract).
-        if watching { try startWaiter() }
-        if notified {
-            while try cloud.takeNotifications(for: device, limit: NotificationLimits.maxPerRead).count == NotificationLimits.maxPerRead {}
         }
         let report = try synchronizer.sync()
         let elapsed = Self.milliseconds(since: start)
@@ -175,6 +185,7 @@ public final class SyncEngine: @unchecked Sendable {
                             offline.set(true)
                             // The cloud may have lost what it knew of this device (a new server, a purge).
                             announced = false
+                            registered = false
                             onEvent(.offline(reason: error.reason, retryIn: delay))
                         }
                     } else {

@@ -73,12 +73,30 @@ struct SyncWatchTests {
         #expect(pair.events("b").contains { $0["event"] == .string("toggle") && $0["syncOn"] == .bool(false) })
         #expect(try pair.b.run(["store", "status", "--json"], device: "b").json()["pending"] == .int(1), "not sent while off")
         #expect(try pair.b.run(["store", "status", "--json"], device: "b").json()["watcher"]?["state"] == .string("off"))
-        // On again: b's next cycle resumes and pushes what was recorded meanwhile.
+        // On again on a: the key-value change wakes b's watcher (a keyValue notification), which
+        // pushes what was recorded meanwhile without anything done on b.
         #expect(pair.a.run(["store", "sync", "on"], device: "a").status == 0)
+        #expect(pair.waitForNames(["before", "while-off"], on: "a"), "\(pair.names("a")) \(pair.stderr("b"))")
+        #expect(pair.events("b").contains { $0["event"] == .string("toggle") && $0["syncOn"] == .bool(true) })
         #expect(pair.b.run(["store", "put", "Note", "after"], device: "b").status == 0)
         #expect(pair.waitForNames(["after", "before", "while-off"], on: "a"), "\(pair.names("a"))")
-        #expect(pair.events("b").contains { $0["event"] == .string("toggle") && $0["syncOn"] == .bool(true) })
         #expect(pair.stop("a") == 0)
+        #expect(pair.stop("b") == 0)
+    }
+
+    @Test func aWatcherStartedWhileOffWakesWhenSyncIsTurnedOn() throws {
+        let pair = pair("start-off")
+        #expect(pair.a.run(["store", "sync", "off"], device: "a").status == 0)
+        #expect(pair.start("b") != nil, "\(pair.stderr("b"))")
+        #expect(pair.b.run(["store", "put", "Note", "queued"], device: "b").status == 0)
+        #expect(BackgroundProcess.waitForText("\"syncOn\":false", in: pair.folder.file("watch-b-0.out"), seconds: 20))
+        #expect(try pair.b.run(["store", "status", "--json"], device: "b").json()["pending"] == .int(1), "not sent while off")
+        // Turned on on a (no watcher there): b, registered while off, wakes and pushes.
+        #expect(pair.a.run(["store", "sync", "on"], device: "a").status == 0)
+        #expect(BackgroundProcess.waitForText("\"event\":\"pushed\"", in: pair.folder.file("watch-b-0.out"), seconds: 20),
+                "\(BackgroundProcess.read(pair.folder.file("watch-b-0.out")))")
+        #expect(pair.a.run(["store", "sync"], device: "a").status == 0)
+        #expect(pair.names("a") == ["queued"], "\(pair.names("a"))")
         #expect(pair.stop("b") == 0)
     }
 
