@@ -156,7 +156,15 @@ public final class Synchronizer {
 
     func pushBatch(_ pending: [PendingItem], report: inout SyncReport) throws(CloudError) -> BatchOutcome {
         var outcome = BatchOutcome()
-        try ensureZones(Set(pending.map(\.row.zoneName)), report: &report)
+        let lost = try ensureZones(Set(pending.map(\.row.zoneName)))
+        if !lost.isEmpty {
+            // Zones deleted elsewhere that this device had pulled and holds unpushed edits of: as
+            // a pull would, keep every local record of them, upload them again, and name them.
+            // The batch read before holds the zones' dropped cache: the next round reads it again.
+            for zone in lost { try recreateZone(zone, report: &report) }
+            outcome.retry = true
+            return outcome
+        }
         // Prepare: outgoing cloud records (assets uploaded) from the local state and cached tags.
         var items: [Outgoing] = []
         var blobs: [[UInt8]] = []
@@ -330,17 +338,25 @@ public final class Synchronizer {
     /// one is looked up first (one call, only the first time this device pushes to it): one the
     /// cloud already had (`zone create`, another device) is used, not claimed; one this sync
     /// made becomes the store's own, which `sync off --delete-cloud-data` may delete.
-    func ensureZones(_ zones: Set<String>, report: inout SyncReport) throws(CloudError) {
+    ///
+    /// Returns the zones this device had pulled from the cloud (it holds their token or records)
+    /// and that the cloud no longer had: deleted elsewhere while edits of them waited here. The
+    /// caller re-creates them as zones the cloud lost (`recreateZone`), which names them.
+    func ensureZones(_ zones: Set<String>) throws(CloudError) -> [String] {
         let known = Set(try store.zoneList(container: container, DeviceStore.zonesCreatedKey))
         let missing = zones.subtracting(known).sorted()
-        guard !missing.isEmpty else { return }
+        guard !missing.isEmpty else { return [] }
         var existing = Set<String>()
+        var lost: [String] = []
         if missing.contains(where: { $0 != adapter.zoneName }) {
             existing = Set(try cloud.fetchAllZones(in: request).map(\.zoneID.zoneName))
+            let pulled = Set(try store.cachedZones(scope).filter { $0 == request.zoneID($0.zoneName) }.map(\.zoneName))
+            lost = missing.filter { $0 != adapter.zoneName && !existing.contains($0) && pulled.contains($0) }
         }
         _ = try cloud.saveZones(missing.map { ZoneSpec(name: $0, atomic: false) }, in: request)
         try store.addStoreZones(missing.filter { $0 != adapter.zoneName && !existing.contains($0) }, container: container)
         try store.setZoneList(known.union(missing), container: container, DeviceStore.zonesCreatedKey)
+        return lost
     }
 
     /// The zones the local store owns in the cloud: its default zone and the zones its syncs

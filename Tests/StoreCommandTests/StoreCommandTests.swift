@@ -143,6 +143,38 @@ struct StoreCommandTests {
         #expect(try records("phone").keys.sorted() == ["n1"])
     }
 
+    /// A zone another device made, pulled here, then deleted elsewhere while an edit of it waited
+    /// here: the push re-creates it, names it, and uploads every record this device held of it.
+    @Test func aPushIntoAZoneDeletedElsewhereNamesItAndUploadsItAgain() throws {
+        turnSyncOn()
+        #expect(cli.run(["zone", "create", "Work"], device: "desk").status == 0)
+        #expect(cli.run(["store", "put", "Note", "w0", "--zone", "Work", "--create-zone"], device: "desk").status == 0)
+        #expect(cli.run(["store", "sync"], device: "desk").status == 0)
+        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
+        #expect(cli.run(["store", "put", "Note", "w1", "--zone", "Work"], device: "laptop").status == 0)
+        #expect(cli.run(["zone", "delete", "Work", "--yes"], device: "desk").status == 0)
+        let json = cli.run(["store", "sync", "--json"], device: "laptop")
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(try json.json()["recreatedZones"] == .array([.string("Work")]), "\(json.stdout)")
+        for name in ["w0", "w1"] {
+            #expect(cli.run(["record", "get", name, "--zone", "Work"], device: "desk").status == 0, "\(name) is in the cloud again")
+        }
+        #expect(try cli.run(["store", "status", "--json"], device: "laptop").json()["pending"] == .int(0))
+    }
+
+    @Test func aPushIntoAZoneDeletedElsewhereSaysSoInText() throws {
+        turnSyncOn()
+        #expect(cli.run(["zone", "create", "Work"], device: "desk").status == 0)
+        #expect(cli.run(["store", "put", "Note", "w0", "--zone", "Work", "--create-zone"], device: "desk").status == 0)
+        #expect(cli.run(["store", "sync"], device: "desk").status == 0)
+        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
+        #expect(cli.run(["store", "put", "Note", "w1", "--zone", "Work"], device: "laptop").status == 0)
+        #expect(cli.run(["zone", "delete", "Work", "--yes"], device: "desk").status == 0)
+        let text = cli.run(["store", "sync"], device: "laptop")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("zone Work was missing in the cloud: re-created"), "\(text.stdout)")
+    }
+
     /// "Newer wins" compares when the edits were made, not when they reached the cloud: an
     /// older offline edit pushed first does not beat a newer one pushed after it.
     @Test func theNewerEditWinsEvenWhenTheOlderOneIsPushedLater() throws {
