@@ -144,6 +144,9 @@ public final class DeviceStore {
             if error.isBusy {
                 throw CloudError(.zoneBusy, "the device file is busy (another cloudsync of this device is running)", retryAfter: 1)
             }
+            if error.primaryCode == 13 /* SQLITE_FULL */ {
+                throw CloudError(.quotaExceeded, "the disk of device file \(path) is full: free some space (nothing was written; changes already recorded stay pending)")
+            }
             throw CloudError(.internalError, "device storage failed: \(error.message)")
         } catch {
             throw CloudError(.internalError, "device storage failed: \(error)")

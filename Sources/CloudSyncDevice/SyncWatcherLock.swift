@@ -83,8 +83,10 @@ public final class SyncWatcherLock {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         let bytes = Array((status.json.serialized() + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
+        // A full disk: keep the last whole status rather than an empty one.
+        guard written == bytes.count else { unlink(temporary); return }
         rename(temporary, path)
     }
 

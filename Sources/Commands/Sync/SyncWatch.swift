@@ -67,12 +67,21 @@ struct SyncWatch {
         let configuration = try configuration(store)
         // Opening the session asks the cloud (the account); offline at start, wait for it.
         var attempt = 0
+        var failures = 0
         var offlineSince: Double?
         var opened: SyncEngine?
         while opened == nil {
             if signals.stopped { return }
             do {
                 opened = try makeEngine(store, configuration)
+            } catch let error as CloudError where error.code == .quotaExceeded || error.code == .internalError {
+                // Local storage (a full disk): retried as the engine retries it, ending the fifth time.
+                failures += 1
+                if failures >= configuration.maxFailures { throw error }
+                let delay = configuration.backoff.delay(attempt: attempt)
+                attempt += 1
+                print(.failed(error, retryIn: delay))
+                signals.sleep(delay)
             } catch let error as CloudError where error.code.isRetryable {
                 let delay = configuration.backoff.delay(attempt: attempt)
                 attempt += 1
