@@ -22,13 +22,14 @@ public enum SyncCommand {
                 poll of a server) and after every reconnection. When the cloud cannot be reached \
                 it says 'offline: ...' on stderr, retries after 1 s, doubling up to 60 s with \
                 jitter, and says 'online again after N s' when it is back; edits made meanwhile \
-                stay pending and go then. When another device turns sync off, the next cycle \
-                sees it and sends nothing more until it is on again. One watcher per device: a \
+                stay pending and go then. When another device turns sync off, the watcher \
+                sees it and sends nothing more until it is on again; it stays registered and \
+                listening while off, so the switch turned on elsewhere wakes it at once. One watcher per device: a \
                 second one exits 75 naming the first one's PID; 'store status' shows the \
                 running one. SIGTERM or SIGINT finishes the cycle in flight and exits 0; a \
                 credential the cloud refuses exits 77; a server whose answers make no sense is \
                 treated as unreachable (offline, retried); any other failure (a local storage \
-                error) is retried with the same backoff and ends the watcher (its exit status) \
+                error, a full disk) is retried with the same backoff and ends the watcher (its exit status) \
                 the fifth time in a row; a device file that cannot be opened ends it at once (69). \
                 A zone deleted on purpose on another device is dropped here too, unless this \
                 device holds unpushed edits of it (then it is re-created); a purged zone is \
