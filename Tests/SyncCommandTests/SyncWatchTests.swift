@@ -89,7 +89,9 @@ struct SyncWatchTests {
         #expect(pair.a.run(["store", "sync", "off"], device: "a").status == 0)
         #expect(pair.start("b") != nil, "\(pair.stderr("b"))")
         #expect(pair.b.run(["store", "put", "Note", "queued"], device: "b").status == 0)
-        #expect(BackgroundProcess.waitForText("\"syncOn\":false", in: pair.folder.file("watch-b-0.out"), seconds: 20))
+        // b's cycle after that commit ran with the switch off: the edit waits.
+        #expect(BackgroundProcess.waitForText("\"pending\":1,\"syncOn\":false", in: pair.folder.file("watch-b-0.out"), seconds: 20),
+                "\(BackgroundProcess.read(pair.folder.file("watch-b-0.out")))")
         #expect(try pair.b.run(["store", "status", "--json"], device: "b").json()["pending"] == .int(1), "not sent while off")
         // Turned on on a (no watcher there): b, registered while off, wakes and pushes.
         #expect(pair.a.run(["store", "sync", "on"], device: "a").status == 0)
