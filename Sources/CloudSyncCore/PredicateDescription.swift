@@ -6,6 +6,10 @@ extension Predicate: CustomStringConvertible {
         switch self {
         case .truePredicate:
             return "TRUEPREDICATE"
+        case .comparison(let key, .beginsWith, .argument(let text)):
+            // BEGINSWITH compares an argument as text: written as a string, even when it looks
+            // like a number (which BEGINSWITH would refuse).
+            return PredicateDescription.key(key) + " " + PredicateOperator.beginsWith.rawValue + " " + PredicateDescription.quote(text)
         case .comparison(let key, let op, let value):
             return PredicateDescription.key(key) + " " + op.rawValue + " " + value.description
         case .and(let items):

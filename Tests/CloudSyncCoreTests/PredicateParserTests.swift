@@ -271,4 +271,15 @@ struct PredicateDescriptionTests {
         #expect(try parse("a == %@ AND b == %@", ["5", "five"]).description == "a == 5 AND b == \"five\"")
         #expect(Predicate.and([]).description == "TRUEPREDICATE")
     }
+
+    /// Found by the predicate fuzz target: a BEGINSWITH argument that looks like a number was
+    /// written bare, which BEGINSWITH refuses when the description is parsed again.
+    @Test func aBeginsWithArgumentIsWrittenAsAString() throws {
+        let predicate = try parse("title BEGINSWITH %@", ["22337203"])
+        #expect(predicate.description == "title BEGINSWITH \"22337203\"")
+        let again = try parse(predicate.description)
+        #expect(again.description == predicate.description)
+        #expect(again.evaluate(Record(recordID: RecordID(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerRecordName: "o")),
+                                      recordType: "T", fields: ["title": .string("22337203 and more")])))
+    }
 }
