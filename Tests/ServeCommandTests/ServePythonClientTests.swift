@@ -151,20 +151,6 @@ expect_error(call("public", "users/lookup/id", {"users": [{"userRecordName": bob
 print("ok")
 """#
 
-    static let schema = """
-        DEFINE SCHEMA
-            RECORD TYPE Post (
-                "___recordID" REFERENCE QUERYABLE,
-                title STRING QUERYABLE,
-                GRANT READ TO "_world", GRANT CREATE TO "_icloud", GRANT WRITE TO "_creator"
-            );
-            RECORD TYPE Secret (
-                "___recordID" REFERENCE QUERYABLE,
-                title STRING QUERYABLE,
-                GRANT READ, CREATE TO "_icloud", GRANT WRITE TO "_creator"
-            );
-        """
-
     @Test func apiTokensAuthenticationErrorsAndUserLookupsAsAppleDocumentsThem() throws {
         let fixture = try ServeFixture()
         let container = ServeAPITokenTests.container
@@ -174,7 +160,7 @@ print("ok")
         }
         let admin = token(["--account", "ops", "--admin"])
         let (home, ops) = fixture.client("ops", token: admin)
-        let imported = ops.run(["--account", "ops", "schema", "import", home.write("s.ckdb", Self.schema)], device: "o")
+        let imported = ops.run(["--account", "ops", "schema", "import", home.write("s.ckdb", ServeAPITokenTests.schema)], device: "o")
         #expect(imported.status == 0, "\(imported.stderr)")
         let bob = token(["--account", "bob"])
         let (_, bobClient) = fixture.client("bob", token: bob)

@@ -143,9 +143,9 @@ struct StoreCommandTests {
         #expect(try records("phone").keys.sorted() == ["n1"])
     }
 
-    /// A zone another device made, pulled here, then deleted elsewhere while an edit of it waited
-    /// here: the push re-creates it, names it, and uploads every record this device held of it.
-    @Test func aPushIntoAZoneDeletedElsewhereNamesItAndUploadsItAgain() throws {
+    /// The desk makes zone Work with w0; the laptop pulls it and edits w1 in it (pending); then the
+    /// desk deletes the zone.
+    private func deleteZoneWorkOnTheDeskWhileTheLaptopHoldsAnEdit() {
         turnSyncOn()
         #expect(cli.run(["zone", "create", "Work"], device: "desk").status == 0)
         #expect(cli.run(["store", "put", "Note", "w0", "--zone", "Work", "--create-zone"], device: "desk").status == 0)
@@ -153,6 +153,12 @@ struct StoreCommandTests {
         #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
         #expect(cli.run(["store", "put", "Note", "w1", "--zone", "Work"], device: "laptop").status == 0)
         #expect(cli.run(["zone", "delete", "Work", "--yes"], device: "desk").status == 0)
+    }
+
+    /// A zone another device made, pulled here, then deleted elsewhere while an edit of it waited
+    /// here: the push re-creates it, names it, and uploads every record this device held of it.
+    @Test func aPushIntoAZoneDeletedElsewhereNamesItAndUploadsItAgain() throws {
+        deleteZoneWorkOnTheDeskWhileTheLaptopHoldsAnEdit()
         let json = cli.run(["store", "sync", "--json"], device: "laptop")
         #expect(json.status == 0, "\(json.stderr)")
         #expect(try json.json()["recreatedZones"] == .array([.string("Work")]), "\(json.stdout)")
@@ -163,13 +169,7 @@ struct StoreCommandTests {
     }
 
     @Test func aPushIntoAZoneDeletedElsewhereSaysSoInText() throws {
-        turnSyncOn()
-        #expect(cli.run(["zone", "create", "Work"], device: "desk").status == 0)
-        #expect(cli.run(["store", "put", "Note", "w0", "--zone", "Work", "--create-zone"], device: "desk").status == 0)
-        #expect(cli.run(["store", "sync"], device: "desk").status == 0)
-        #expect(cli.run(["store", "sync"], device: "laptop").status == 0)
-        #expect(cli.run(["store", "put", "Note", "w1", "--zone", "Work"], device: "laptop").status == 0)
-        #expect(cli.run(["zone", "delete", "Work", "--yes"], device: "desk").status == 0)
+        deleteZoneWorkOnTheDeskWhileTheLaptopHoldsAnEdit()
         let text = cli.run(["store", "sync"], device: "laptop")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("zone Work was missing in the cloud: re-created"), "\(text.stdout)")
