@@ -85,7 +85,7 @@ extension SettingSpec {
     /// The backoff of `sync --watch` and `subscribe listen --retry` without the cloud.
     public static let syncBackoff = SettingSpec(
         "sync-backoff", .value(placeholder: "initial,max"), isOption: false, variable: "CLOUDSYNC_SYNC_BACKOFF", defaultText: "1,60",
-        help: "Seconds 'sync --watch' and 'subscribe listen --retry' wait after a failure, doubling with jitter from INITIAL up to MAX (shorter values are for tests).")
+        help: "Seconds 'sync --watch' and 'subscribe listen --retry' wait after a failure, doubling with jitter from INITIAL up to MAX, at most 3600 (shorter values are for tests).")
 
     /// Every setting, in help order.
     public static let all: [SettingSpec] = [

@@ -187,7 +187,12 @@ struct SyncWatchTests {
 
     @Test func aBadBackoffSettingIsAUsageError() throws {
         let home = TemporaryDirectory("watch-backoff")
-        let result = BinaryRunner(home: home.path).run(["sync", "--watch"], device: "a", env: ["CLOUDSYNC_SYNC_BACKOFF": "fast"])
-        #expect(result.status == 64, "\(result.stderr)")
+        for value in ["fast", "1,1e300", "2,1", "0,1"] {
+            for command in [["sync", "--watch"], ["subscribe", "listen", "--retry"]] {
+                let result = BinaryRunner(home: home.path).run(command, device: "a", env: ["CLOUDSYNC_SYNC_BACKOFF": value])
+                #expect(result.status == 64, "\(command) with \(value): \(result.stderr)")
+                #expect(result.stderr.contains("CLOUDSYNC_SYNC_BACKOFF must be INITIAL,MAX"), "\(result.stderr)")
+            }
+        }
     }
 }

@@ -11,20 +11,10 @@ struct ListenRetry {
     let context: CommandContext
     let backoff: SyncBackoff
 
-    /// The variable that shortens the backoff (`INITIAL,MAX` in seconds), shared with `sync --watch`.
-    static let backoffVariable = "CLOUDSYNC_SYNC_BACKOFF"
-
     init(enabled: Bool, context: CommandContext) throws {
         self.enabled = enabled
         self.context = context
-        if let text = context.environment[Self.backoffVariable], !text.isEmpty {
-            guard let parsed = SyncBackoff(parsing: text) else {
-                throw CLIError.setting("\(Self.backoffVariable) must be INITIAL,MAX in seconds (0 < INITIAL <= MAX), got '\(text)'")
-            }
-            backoff = parsed
-        } else {
-            backoff = SyncBackoff()
-        }
+        backoff = try context.syncBackoff()
     }
 
     /// Runs `body`; with retries on, waits out retryable failures. `after` runs once the cloud

@@ -14,17 +14,9 @@ struct SyncWatch {
     let context: CommandContext
     let rules: StoreSyncRules
 
-    /// The variable that shortens the offline backoff (`INITIAL,MAX` in seconds), for tests.
-    static let backoffVariable = "CLOUDSYNC_SYNC_BACKOFF"
-
     func configuration(_ store: DeviceStore) throws -> SyncEngine.Configuration {
         var configuration = SyncEngine.Configuration()
-        if let text = context.environment[Self.backoffVariable], !text.isEmpty {
-            guard let backoff = SyncBackoff(parsing: text) else {
-                throw CLIError.setting("\(Self.backoffVariable) must be INITIAL,MAX in seconds (0 < INITIAL <= MAX), got '\(text)'")
-            }
-            configuration.backoff = backoff
-        }
+        configuration.backoff = try context.syncBackoff()
         if let text = try store.syncState(container: context.settings.container, SyncVerb.mergePolicyKey) {
             guard let policy = MergePolicy(rawValue: text) else {
                 throw CLIError.failed("the store's merge policy '\(text)' is unknown; set it with 'store config merge-policy'")
