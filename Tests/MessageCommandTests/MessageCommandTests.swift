@@ -6,8 +6,6 @@ import Testing
 /// account in its own home with its own token.
 @Suite("message: end-to-end encrypted messages between accounts (through the binary)")
 struct MessageCommandTests {
-    let fx = MessageFixture()
-
     @Test(arguments: AccountsBackend.allCases)
     func sendInboxReadOutboxDeleteAcrossDevices(_ backend: AccountsBackend) throws {
         let fx = try MessageFixture(backend)
@@ -55,7 +53,9 @@ struct MessageCommandTests {
         #expect(fx.run("bob", ["message", "read", second]).status == 3)
     }
 
-    @Test func noPlaintextInTheCloudAndAThirdAccountCannotRead() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func noPlaintextInTheCloudAndAThirdAccountCannotRead(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         _ = try fx.identity("bob")
         let secret = "Sup3rSecretMessageText-\(Int.random(in: 1000...9999))"
         let id = try fx.send("alice", "bob", secret)
@@ -142,7 +142,9 @@ struct MessageCommandTests {
         #expect(carol.last?["text"] == nil)
     }
 
-    @Test func badInputIsRefusedClearly() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func badInputIsRefusedClearly(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend, accounts: ["alice", "bob", "dave"])
         _ = try fx.identity("bob")
         let unknown = fx.run("alice", ["message", "send", "nobody", "hi"])
         #expect(unknown.status == 3)
@@ -177,8 +179,6 @@ struct MessageCommandTests {
 
 @Suite("message: live chat through a query subscription on the inbox")
 struct MessageLiveChatTests {
-    let fx = MessageFixture()
-
     @Test(arguments: AccountsBackend.allCases)
     func theDocumentedSubscriptionWakesTheRecipient(_ backend: AccountsBackend) throws {
         let fx = try MessageFixture(backend)
@@ -198,9 +198,9 @@ struct MessageLiveChatTests {
 
 @Suite("message inbox: text is never cut when piped (through the binary)")
 struct MessageInboxWidthTests {
-    let fx = MessageFixture()
-
-    @Test func aLongFirstLineIsPrintedWholeWhenPiped() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func aLongFirstLineIsPrintedWholeWhenPiped(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         _ = try fx.identity("alice")
         _ = try fx.identity("bob")
         let long = String(repeating: "long words ", count: 30) + "end"

@@ -2,16 +2,14 @@ import CloudSyncCore
 import TestSupport
 import Testing
 
-/// Accounts that each run on two devices (laptop and phone), on one embedded cloud (`init()`)
-/// or through a `cloudsync serve`, each account in a home of its own with its own token
-/// (`init(backend)`): a scenario written once runs on both.
+/// Accounts that each run on two devices (laptop and phone), on one embedded cloud or through a
+/// `cloudsync serve`, each account in a home of its own with its own token: a scenario written
+/// once runs on both.
 struct MessageFixture {
     static let passphrase = ["CLOUDSYNC_PASSPHRASE": "correct horse"]
     let accounts: AccountsCloud
     /// The embedded cloud's home (the server's on `serve`).
     var home: TemporaryDirectory { accounts.home }
-
-    init() { accounts = AccountsCloud(embedded: Self.passphrase) }
 
     init(_ backend: AccountsBackend, accounts names: [String] = ["alice", "bob", "carol"]) throws {
         accounts = try AccountsCloud(backend, accounts: names, environment: Self.passphrase)
@@ -45,7 +43,7 @@ struct MessageFixture {
         return try result.json()["messages"]?.arrayValue ?? []
     }
 
-    /// Runs sqlite3 on the cloud file.
+    /// Runs sqlite3 on the cloud file (the embedded cloud's, or the file `serve` runs on).
     func sqlite(_ sql: String) -> ProcessResult {
         ProcessSpawner.run("/usr/bin/sqlite3", [home.file("cloud.sqlite"), sql], environment: ["PATH": "/usr/bin:/bin"])
     }

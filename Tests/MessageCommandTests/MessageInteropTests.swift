@@ -11,7 +11,6 @@ import Glibc
 /// --json`, and the sender's public key from `keys show --json`. Fails when pyhpke is missing.
 @Suite("message: pyhpke opens a stored cloudsync message")
 struct MessageInteropTests {
-    let fx = MessageFixture()
 
     static let script = #"""
     import base64, json, sys
@@ -45,7 +44,9 @@ struct MessageInteropTests {
         return result
     }
 
-    @Test func pyhpkeOpensAStoredMessageWithTheExportedKey() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    func pyhpkeOpensAStoredMessageWithTheExportedKey(_ backend: AccountsBackend) throws {
+        let fx = try MessageFixture(backend)
         _ = try fx.identity("bob")
         let text = "héllo bob ✓ from cloudsync"
         let id = try fx.send("alice", "bob", text)

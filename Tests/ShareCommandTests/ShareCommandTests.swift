@@ -2,15 +2,12 @@ import CloudSyncCore
 import TestSupport
 import Testing
 
-/// `cloudsync share` (issue 18) through the built binary, with two and three accounts on one
-/// embedded cloud: invite, accept, read, refused write, upgrade, write, revoke, notifications.
-/// The scenarios taking an `AccountsBackend` also run through `serve`, each account in its own
-/// home with its own token.
+/// `cloudsync share` (issue 18) through the built binary, with two and three accounts:
+/// invite, accept, read, refused write, upgrade, write, revoke, notifications. Every scenario
+/// runs on one embedded cloud and through `serve`, each account in its own home with its own token.
 @Suite("cloudsync share (end to end)")
 struct ShareCommandTests {
     let accounts: AccountsCloud
-
-    init() { accounts = AccountsCloud(embedded: [:]) }
 
     init(_ backend: AccountsBackend) throws {
         accounts = try AccountsCloud(backend, accounts: ["alice", "bob", "carol", "dave"])
@@ -33,7 +30,7 @@ struct ShareCommandTests {
     let shared = ["--database", "shared", "--zone", "Trips", "--owner", "alice"]
 
     @Test(arguments: AccountsBackend.allCases)
-    func inviteAcceptReadRefusedWriteUpgradeWriteRevoke(_ backend: AccountsBackend) throws {
+    static func inviteAcceptReadRefusedWriteUpgradeWriteRevoke(_ backend: AccountsBackend) throws {
         try Self(backend).inviteAcceptReadRefusedWriteUpgradeWriteRevoke()
     }
 
@@ -87,7 +84,7 @@ struct ShareCommandTests {
     }
 
     @Test(arguments: AccountsBackend.allCases)
-    func publicPermissionLeaveAndDeleteWithThreeAccounts(_ backend: AccountsBackend) throws {
+    static func publicPermissionLeaveAndDeleteWithThreeAccounts(_ backend: AccountsBackend) throws {
         try Self(backend).publicPermissionLeaveAndDeleteWithThreeAccounts()
     }
 
@@ -108,7 +105,7 @@ struct ShareCommandTests {
     }
 
     @Test(arguments: AccountsBackend.allCases)
-    func participantsAreNotifiedOfTheOwnersAndEachOthersChanges(_ backend: AccountsBackend) throws {
+    static func participantsAreNotifiedOfTheOwnersAndEachOthersChanges(_ backend: AccountsBackend) throws {
         try Self(backend).participantsAreNotifiedOfTheOwnersAndEachOthersChanges()
     }
 
@@ -128,7 +125,12 @@ struct ShareCommandTests {
         #expect(fromCarol.count == 1)
     }
 
-    @Test func badInputGivesOneLineErrors() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    static func badInputGivesOneLineErrors(_ backend: AccountsBackend) throws {
+        try Self(backend).badInputGivesOneLineErrors()
+    }
+
+    func badInputGivesOneLineErrors() throws {
         _ = try aliceSharesTrips()
         let cases: [([String], Int32, String)] = [
             (["share", "create"], 64, "--zone"),

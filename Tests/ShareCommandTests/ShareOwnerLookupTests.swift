@@ -6,14 +6,22 @@ import Testing
 /// share, so a stranger cannot tell an existing login from a missing one.
 @Suite("--owner does not reveal logins to strangers (end to end)")
 struct ShareOwnerLookupTests {
-    let home = TemporaryDirectory("share-owner-lookup-e2e")
-    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+    let accounts: AccountsCloud
 
-    func run(_ account: String, _ arguments: [String]) -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: "laptop")
+    init(_ backend: AccountsBackend) throws {
+        accounts = try AccountsCloud(backend, accounts: ["alice", "bob", "carol"], environment: [:])
     }
 
-    @Test func aStrangerCannotTellAnExistingLoginFromAMissingOne() throws {
+    func run(_ account: String, _ arguments: [String]) -> ProcessResult {
+        accounts.run(account, arguments)
+    }
+
+    @Test(arguments: AccountsBackend.allCases)
+    static func aStrangerCannotTellAnExistingLoginFromAMissingOne(_ backend: AccountsBackend) throws {
+        try Self(backend).aStrangerCannotTellAnExistingLoginFromAMissingOneScenario()
+    }
+
+    func aStrangerCannotTellAnExistingLoginFromAMissingOneScenario() throws {
         #expect(run("alice", ["zone", "create", "Trips"]).status == 0)
         #expect(run("alice", ["record", "save", "Trip", "rome", "--zone", "Trips", "--field", "city=Rome"]).status == 0)
         let url = try #require(try run("alice", ["--json", "share", "create", "--zone", "Trips"]).json()["url"]?.stringValue)

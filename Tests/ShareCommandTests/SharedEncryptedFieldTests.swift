@@ -7,14 +7,22 @@ import Testing
 /// shown as data, never a crash.
 @Suite("encrypted fields in shared zones (end to end)")
 struct SharedEncryptedFieldTests {
-    let home = TemporaryDirectory("share-encrypted-e2e")
-    var cli: BinaryRunner { BinaryRunner(home: home.path, extra: ["CLOUDSYNC_PASSPHRASE": "correct horse"]) }
+    let accounts: AccountsCloud
 
-    func run(_ account: String, _ arguments: [String]) -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: "laptop")
+    init(_ backend: AccountsBackend) throws {
+        accounts = try AccountsCloud(backend, accounts: ["alice", "bob"], environment: ["CLOUDSYNC_PASSPHRASE": "correct horse"])
     }
 
-    @Test func aParticipantReadingAnEncryptedFieldGetsOneClearLine() throws {
+    func run(_ account: String, _ arguments: [String]) -> ProcessResult {
+        accounts.run(account, arguments)
+    }
+
+    @Test(arguments: AccountsBackend.allCases)
+    static func aParticipantReadingAnEncryptedFieldGetsOneClearLine(_ backend: AccountsBackend) throws {
+        try Self(backend).aParticipantReadingAnEncryptedFieldGetsOneClearLineScenario()
+    }
+
+    func aParticipantReadingAnEncryptedFieldGetsOneClearLineScenario() throws {
         #expect(run("alice", ["store", "sync", "on"]).status == 0)
         let put = run("alice", ["store", "put", "Login", "bank", "--zone", "Vault", "--create-zone", "--field", "user=alice",
                                 "--field", "password=Sup3rSecret", "--encrypt", "password"])

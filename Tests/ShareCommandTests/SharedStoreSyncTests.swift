@@ -6,11 +6,14 @@ import Testing
 /// shared with them, in a local store per owner (`store … --owner OWNER`).
 @Suite("store sync of shared zones (end to end)")
 struct SharedStoreSyncTests {
-    let home = TemporaryDirectory("share-store-e2e")
-    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+    let accounts: AccountsCloud
+
+    init(_ backend: AccountsBackend) throws {
+        accounts = try AccountsCloud(backend, accounts: ["alice", "bob"], environment: [:])
+    }
 
     func run(_ account: String, _ arguments: [String], device: String = "laptop") -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: device)
+        accounts.run(account, arguments, device: device)
     }
 
     func city(_ account: String, _ name: String, owner: String? = nil) throws -> String? {
@@ -21,7 +24,12 @@ struct SharedStoreSyncTests {
         return record["fields"]?["city"]?["value"]?.stringValue
     }
 
-    @Test func ownerAndParticipantEditsConvergeWithTheConflictLogged() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    static func ownerAndParticipantEditsConvergeWithTheConflictLogged(_ backend: AccountsBackend) throws {
+        try Self(backend).ownerAndParticipantEditsConvergeWithTheConflictLoggedScenario()
+    }
+
+    func ownerAndParticipantEditsConvergeWithTheConflictLoggedScenario() throws {
         #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--create-zone", "--field", "city=Rome"]).status == 0)
         let aliceOn = run("alice", ["store", "sync", "on"])
         #expect(aliceOn.status == 0, "\(aliceOn.stderr)")
@@ -65,11 +73,14 @@ struct SharedStoreSyncTests {
 /// the zone (and says so) instead of failing with 77 on the refused push.
 @Suite("store sync of a zone just unshared (end to end)")
 struct SharedStoreUnsharedPushTests {
-    let home = TemporaryDirectory("share-unshared-push-e2e")
-    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+    let accounts: AccountsCloud
+
+    init(_ backend: AccountsBackend) throws {
+        accounts = try AccountsCloud(backend, accounts: ["alice", "bob"], environment: [:])
+    }
 
     func run(_ account: String, _ arguments: [String]) -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: "laptop")
+        accounts.run(account, arguments)
     }
 
     func field(_ account: String, _ name: String, zone: String, owner: String? = nil) throws -> String? {
@@ -80,7 +91,12 @@ struct SharedStoreUnsharedPushTests {
         return record["fields"]?["city"]?["value"]?.stringValue
     }
 
-    @Test func aPushToAZoneJustUnsharedDropsItInTheSameRun() throws {
+    @Test(arguments: AccountsBackend.allCases)
+    static func aPushToAZoneJustUnsharedDropsItInTheSameRun(_ backend: AccountsBackend) throws {
+        try Self(backend).aPushToAZoneJustUnsharedDropsItInTheSameRunScenario()
+    }
+
+    func aPushToAZoneJustUnsharedDropsItInTheSameRunScenario() throws {
         #expect(run("alice", ["store", "put", "Trip", "rome", "--zone", "Trips", "--create-zone", "--field", "city=Rome"]).status == 0)
         #expect(run("alice", ["store", "put", "Trip", "oslo", "--zone", "Notes", "--create-zone", "--field", "city=Oslo"]).status == 0)
         #expect(run("alice", ["store", "sync", "on"]).status == 0)

@@ -6,14 +6,22 @@ import Testing
 /// share a zone named Trips with one participant; his subscription watches one owner's Trips.
 @Suite("shared-database zone subscriptions of two owners (end to end)")
 struct SharedSubscriptionCommandTests {
-    let home = TemporaryDirectory("share-subscription-e2e")
-    var cli: BinaryRunner { BinaryRunner(home: home.path) }
+    let accounts: AccountsCloud
 
-    func run(_ account: String, _ arguments: [String]) -> ProcessResult {
-        cli.run(["--account", account] + arguments, device: "laptop")
+    init(_ backend: AccountsBackend) throws {
+        accounts = try AccountsCloud(backend, accounts: ["alice", "bob", "dave"], environment: [:])
     }
 
-    @Test func aZoneSubscriptionNamesItsOwner() throws {
+    func run(_ account: String, _ arguments: [String]) -> ProcessResult {
+        accounts.run(account, arguments)
+    }
+
+    @Test(arguments: AccountsBackend.allCases)
+    static func aZoneSubscriptionNamesItsOwner(_ backend: AccountsBackend) throws {
+        try Self(backend).aZoneSubscriptionNamesItsOwnerScenario()
+    }
+
+    func aZoneSubscriptionNamesItsOwnerScenario() throws {
         #expect(run("bob", ["zone", "create", "Own"]).status == 0)  // registers bob (a read-only command does not)
         for owner in ["alice", "dave"] {
             #expect(run(owner, ["zone", "create", "Trips"]).status == 0)

@@ -27,14 +27,6 @@ public final class AccountsCloud: @unchecked Sendable {
     /// The server's URL (serve only).
     public let url: String?
 
-    /// The embedded cloud, every account in one home (cannot fail: nothing is started).
-    public init(embedded environment: [String: String] = [:]) {
-        backend = .embedded
-        server = nil
-        url = nil
-        shared = BinaryRunner(home: home.path, extra: environment)
-    }
-
     /// `accounts` get a home and a token each on `serve` (on `embedded` any account runs);
     /// `environment` is every client's extra environment.
     public init(_ backend: AccountsBackend, accounts: [String], environment: [String: String] = [:]) throws {
