@@ -238,14 +238,14 @@ public protocol CloudStorageTransaction {
 
     /// Stores a new credential (its ID is new).
     func insertCredential(_ row: CredentialRow) throws
-    /// The credential with this ID, or nil.
+    /// The credential with this ID (revoked or not), or nil.
     func credential(id: String) throws -> CredentialRow?
-    /// The credential of `kind` whose secret (a token's hash) is `secret`, or nil.
+    /// The credential of `kind` whose secret (a token's hash) is `secret` (revoked or not), or nil.
     func credential(secret: String, kind: CredentialKind) throws -> CredentialRow?
-    /// Every credential, by creation time then ID.
+    /// Every credential (revoked ones too), by creation time then ID.
     func allCredentials() throws -> [CredentialRow]
-    /// Deletes a credential; false when there was none with this ID.
-    func deleteCredential(id: String) throws -> Bool
+    /// Marks a credential in force as revoked at `time`; false when there is none in force with this ID.
+    func revokeCredential(id: String, at time: Int64) throws -> Bool
     /// Records when a credential last authenticated a request.
     func setCredentialLastUsed(id: String, at time: Int64) throws
 

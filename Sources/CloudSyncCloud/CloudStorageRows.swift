@@ -154,9 +154,13 @@ public struct CredentialRow: Sendable, Hashable {
     public var isAdmin: Bool
     /// The container an API token is for (nil for the other kinds, which act in any container).
     public var container: String?
+    /// When it was revoked (milliseconds since 1970), or nil while it is in force. A revoked
+    /// credential is kept, so a request presenting it is told "revoked", not "unknown".
+    public var revoked: Int64?
 
     public init(id: String, account: String, kind: CredentialKind, secret: String, created: Int64, lastUsed: Int64? = nil,
-                isAdmin: Bool = false, container: String? = nil) {
+                isAdmin: Bool = false, container: String? = nil, revoked: Int64? = nil) {
+        self.revoked = revoked
         self.isAdmin = isAdmin
         self.container = container
         self.id = id

@@ -51,3 +51,11 @@ extension SQLiteCloudSchema {
     ) GROUP BY payer;
     """
 }
+
+extension SQLiteCloudSchema {
+    /// Version 10: a revoked credential is kept with the time it was revoked, so a request that
+    /// presents it is told "revoked" rather than "unknown" (issue 26).
+    static let version10 = """
+    ALTER TABLE credentials ADD COLUMN revoked_ms INTEGER;
+    """
+}

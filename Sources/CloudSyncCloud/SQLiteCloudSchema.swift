@@ -8,7 +8,8 @@ enum SQLiteCloudSchema {
 
     /// The cloud file's ladder: version 1 the records, zones and schema (`ddl`), 2 assets,
     /// 3 the key-value store, 4 subscriptions and notifications, 5 declared schemas, 6 the credentials
-    /// of `cloudsync serve`, 7 shares (issue 18), 8 administrators and used signatures (issue 25), 9 user profiles (issue 26). New versions go at the end.
+    /// of `cloudsync serve`, 7 shares (issue 18), 8 administrators and used signatures (issue 25), 9 user profiles (issue 26),
+    /// 10 revoked credentials kept as such (issue 26). New versions go at the end.
     static let migrator = Migrator(format: format, fileKind: "cloud file", steps: [
         Migrator.Step(version: 1, sql: ddl),
         Migrator.Step(version: 2, sql: version2),
@@ -19,6 +20,7 @@ enum SQLiteCloudSchema {
         Migrator.Step(version: 7, sql: version7),
         Migrator.Step(version: 8, sql: version8),
         Migrator.Step(version: 9, sql: version9),
+        Migrator.Step(version: 10, sql: version10),
     ])
 
     /// Version 5: the declared schema (.ckdb text) per container key (environment included).

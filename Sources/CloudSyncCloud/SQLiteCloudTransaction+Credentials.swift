@@ -1,20 +1,21 @@
 import CloudSyncCore
 import CloudSyncSQLite
 
-/// The credentials of `cloudsync serve` (versions 6 and 8 of the cloud file).
+/// The credentials of `cloudsync serve` (versions 6, 8 and 10 of the cloud file).
 extension SQLiteCloudTransaction {
-    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin, container"
+    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin, container, revoked_ms"
 
     static func credentialRow(_ row: Statement) -> CredentialRow {
         CredentialRow(id: row.string(0), account: row.string(1), kind: CredentialKind(rawValue: row.string(2)) ?? .token,
                       secret: row.string(3), created: row.int64(4), lastUsed: row.isNull(5) ? nil : row.int64(5),
-                      isAdmin: row.int64(6) != 0, container: row.isNull(7) ? nil : row.string(7))
+                      isAdmin: row.int64(6) != 0, container: row.isNull(7) ? nil : row.string(7),
+                      revoked: row.isNull(8) ? nil : row.int64(8))
     }
 
     func insertCredential(_ row: CredentialRow) throws {
-        try connection.run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        try connection.run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            row.id, row.account, row.kind.rawValue, row.secret, row.created, row.lastUsed,
-                           Int64(row.isAdmin ? 1 : 0), row.container)
+                           Int64(row.isAdmin ? 1 : 0), row.container, row.revoked)
     }
 
     func credential(id: String) throws -> CredentialRow? {
@@ -30,8 +31,8 @@ extension SQLiteCloudTransaction {
         try connection.query("SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_ms, id", [], Self.credentialRow)
     }
 
-    func deleteCredential(id: String) throws -> Bool {
-        try connection.run("DELETE FROM credentials WHERE id=?", id)
+    func revokeCredential(id: String, at time: Int64) throws -> Bool {
+        try connection.run("UPDATE credentials SET revoked_ms=? WHERE id=? AND revoked_ms IS NULL", time, id)
         return connection.changes > 0
     }
 

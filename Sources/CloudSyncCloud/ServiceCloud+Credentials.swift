@@ -26,11 +26,15 @@ extension ServiceCloud {
         return (row, token)
     }
 
-    /// The API token credential of `token`, or nil; notes its use (at most once a second).
+    /// The API token credential of `token`, or nil (unknown or revoked); notes its use (at most
+    /// once a second).
     public func authenticate(apiToken token: String) throws(CloudError) -> CredentialRow? {
-        guard let row = try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .apiToken) }) else { return nil }
-        try noteUsed(row)
-        return row
+        try check(apiToken: token).inForce
+    }
+
+    /// What `token` is as an API token: in force (its use noted), revoked, or unknown.
+    public func check(apiToken token: String) throws(CloudError) -> CredentialCheck {
+        try check(try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .apiToken) }))
     }
 
     /// Registers a server-to-server public key (PEM) for `account`; its ID is the SHA-256 (hex)
@@ -39,37 +43,62 @@ extension ServiceCloud {
     public func addServerKey(account: String, publicKeyPEM: String, keyID: String, admin: Bool = false) throws(CloudError) -> CredentialRow {
         let row = CredentialRow(id: keyID, account: account, kind: .serverKey, secret: publicKeyPEM, created: clock(), isAdmin: admin)
         return try write { tx in
-            if try tx.credential(id: keyID) != nil {
-                throw CloudError(.constraintViolation, "key \(keyID) is registered already")
+            if let existing = try tx.credential(id: keyID) {
+                throw CloudError(.constraintViolation, existing.revoked == nil
+                    ? "key \(keyID) is registered already" : "key \(keyID) was revoked; a revoked key cannot be registered again")
             }
             try tx.insertCredential(row)
             return row
         }
     }
 
-    /// Every token and key (hashes and public keys, never a token).
+    /// Every token and key in force (hashes and public keys, never a token).
     public func credentials() throws(CloudError) -> [CredentialRow] {
-        try read { tx in try tx.allCredentials() }
+        try read { tx in try tx.allCredentials() }.filter { $0.revoked == nil }
     }
 
-    /// Revokes (deletes) a token or key; `unknownItem` when there is none with this ID.
+    /// Revokes a token or key: it stops authenticating at once, and a request presenting it is
+    /// told it was revoked. `unknownItem` when there is none with this ID, or it was revoked already.
     public func revokeCredential(id: String) throws(CloudError) {
-        let deleted = try write { tx in try tx.deleteCredential(id: id) }
-        if !deleted { throw CloudError(.unknownItem, "no token or key with ID \(NameRules.quoted(id))") }
+        let now = clock()
+        let (revoked, existing) = try write { tx in
+            let revoked = try tx.revokeCredential(id: id, at: now)
+            return (revoked, revoked ? nil : try tx.credential(id: id))
+        }
+        if revoked { return }
+        if existing != nil { throw CloudError(.unknownItem, "token or key \(NameRules.quoted(id)) was revoked already") }
+        throw CloudError(.unknownItem, "no token or key with ID \(NameRules.quoted(id))")
     }
 
-    /// The credential a bearer token is, or nil; notes its use (at most once a second).
+    /// The credential a bearer token is, or nil (unknown or revoked); notes its use (at most once
+    /// a second).
     public func authenticate(token: String) throws(CloudError) -> CredentialRow? {
-        let hash = Self.tokenHash(token)
-        guard let row = try read({ tx in try tx.credential(secret: hash, kind: .token) }) else { return nil }
-        try noteUsed(row)
-        return row
+        try check(token: token).inForce
     }
 
-    /// The server-to-server key with this key ID, or nil.
+    /// What a bearer token is: in force (its use noted), revoked, or unknown.
+    public func check(token: String) throws(CloudError) -> CredentialCheck {
+        try check(try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .token) }))
+    }
+
+    /// The server-to-server key in force with this key ID, or nil.
     public func serverKey(id: String) throws(CloudError) -> CredentialRow? {
-        guard let row = try read({ tx in try tx.credential(id: id) }), row.kind == .serverKey else { return nil }
-        return row
+        try check(serverKeyID: id).inForce
+    }
+
+    /// What a server-to-server key ID names: a key in force, a revoked key, or nothing.
+    /// Its use is noted only once a request's signature is verified (`noteUsed`).
+    public func check(serverKeyID id: String) throws(CloudError) -> CredentialCheck {
+        guard let row = try read({ tx in try tx.credential(id: id) }), row.kind == .serverKey else { return .unknown }
+        return row.revoked == nil ? .inForce(row) : .revoked
+    }
+
+    /// `row` judged: none is unknown, a revoked one revoked, one in force has its use noted.
+    func check(_ row: CredentialRow?) throws(CloudError) -> CredentialCheck {
+        guard let row else { return .unknown }
+        guard row.revoked == nil else { return .revoked }
+        try noteUsed(row)
+        return .inForce(row)
     }
 
     /// Stores when a credential was last used, when the stored time is a second old or more

@@ -21,10 +21,16 @@ enum PostgresCloudSchema {
         Migrator.Step(version: 4, sql: version4),
         Migrator.Step(version: 5, sql: version5),
         Migrator.Step(version: 6, sql: version6),
+        Migrator.Step(version: 7, sql: version7),
     ]
 
     /// The version this build writes.
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Version 7: revoked credentials kept as such (issue 26), as the file's version 10.
+    static let version7 = """
+    ALTER TABLE credentials ADD COLUMN revoked_ms bigint;
+    """
 
     /// Version 6: the accounts' profiles (issue 26), as the file's version 9.
     static let version6 = """

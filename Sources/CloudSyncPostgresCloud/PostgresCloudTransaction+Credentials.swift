@@ -1,21 +1,22 @@
 import CloudSyncCloud
 import CloudSyncPostgres
 
-/// The credentials `cloudsync serve` checks (`credentials`, ladder versions 3 and 5): token hashes and
+/// The credentials `cloudsync serve` checks (`credentials`, ladder versions 3, 5 and 7): token hashes and
 /// server-to-server public keys, the same rows as the embedded cloud's file keeps.
 extension PostgresCloudTransaction {
-    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin, container"
+    static let credentialColumns = "id, account, kind, secret, created_ms, last_used_ms, admin, container, revoked_ms"
 
     static func credentialRow(_ row: PostgresRow) throws -> CredentialRow {
         CredentialRow(id: try row.text(0), account: try row.text(1), kind: CredentialKind(rawValue: try row.text(2)) ?? .token,
                       secret: try row.text(3), created: try row.int64(4), lastUsed: row[5].int64,
-                      isAdmin: row[6].bool ?? false, container: row[7].text)
+                      isAdmin: row[6].bool ?? false, container: row[7].text, revoked: row[8].int64)
     }
 
     func insertCredential(_ row: CredentialRow) throws {
-        try run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        try run("INSERT INTO credentials(\(Self.credentialColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 [.text(row.id), .text(row.account), .text(row.kind.rawValue), .text(row.secret), .int64(row.created),
-                 row.lastUsed.map { .int64($0) } ?? .null, .bool(row.isAdmin), row.container.map { .text($0) } ?? .null])
+                 row.lastUsed.map { .int64($0) } ?? .null, .bool(row.isAdmin), row.container.map { .text($0) } ?? .null,
+                 row.revoked.map { .int64($0) } ?? .null])
     }
 
     func credential(id: String) throws -> CredentialRow? {
@@ -31,8 +32,8 @@ extension PostgresCloudTransaction {
         try run("SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_ms, id").rows.map(Self.credentialRow)
     }
 
-    func deleteCredential(id: String) throws -> Bool {
-        try run("DELETE FROM credentials WHERE id=$1", [.text(id)]).affectedRows > 0
+    func revokeCredential(id: String, at time: Int64) throws -> Bool {
+        try run("UPDATE credentials SET revoked_ms=$1 WHERE id=$2 AND revoked_ms IS NULL", [.int64(time), .text(id)]).affectedRows > 0
     }
 
     func setCredentialLastUsed(id: String, at time: Int64) throws {

@@ -1,3 +1,4 @@
+import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
 
@@ -11,12 +12,16 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
     case notBearer
     /// The token is empty or longer than any token made (256 bytes).
     case malformedToken
-    /// No stored token has this value (never made, or revoked).
+    /// No stored token has this value.
     case unknownToken
+    /// The token was revoked (`token revoke`).
+    case revokedToken
     /// `ckAPIToken` is not 64 lowercase hex characters.
     case malformedAPIToken
-    /// No stored API token has this value (never made, or revoked).
+    /// No stored API token has this value.
     case unknownAPIToken
+    /// The API token was revoked.
+    case revokedAPIToken
     /// A signed request whose signature is not the key's over this date, body and path, or that
     /// was seen already (a replay).
     case badSignature
@@ -24,6 +29,8 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
     case incompleteSignature
     /// No registered server-to-server key has this ID.
     case unknownServerKey
+    /// The server-to-server key with this ID was revoked.
+    case revokedServerKey
     /// The signed request's date is not a date, or more than 5 minutes from the server's clock.
     case dateOutsideWindow
     /// An asset URL's grant is malformed, forged, tampered with, expired or for another request.
@@ -34,12 +41,15 @@ public enum CredentialRefusal: Error, Sendable, Hashable, CustomStringConvertibl
         case .missing: "authentication failed: give Authorization: Bearer TOKEN or ckWebAuthToken"
         case .notBearer: "authentication failed: the Authorization header must be 'Bearer TOKEN'"
         case .malformedToken: "authentication failed: the token is empty or too long"
-        case .unknownToken: "authentication failed: the token is unknown or revoked"
+        case .unknownToken: "authentication failed: the token is unknown"
+        case .revokedToken: "authentication failed: the token was revoked"
         case .malformedAPIToken: "authentication failed: ckAPIToken must be 64 lowercase hex characters"
-        case .unknownAPIToken: "authentication failed: the API token is unknown or revoked"
+        case .unknownAPIToken: "authentication failed: the API token is unknown"
+        case .revokedAPIToken: "authentication failed: the API token was revoked"
         case .badSignature: "authentication failed: the signature does not match the key, date, body and path, or the request was used already"
         case .incompleteSignature: "authentication failed: a server-to-server key ID needs its date and signature headers"
         case .unknownServerKey: "authentication failed: no server-to-server key has this ID"
+        case .revokedServerKey: "authentication failed: the server-to-server key with this ID was revoked"
         case .dateOutsideWindow: "authentication failed: the signed request's date is more than 5 minutes from the server's clock"
         case .assetGrant(let refusal): refusal.description
         }
@@ -64,19 +74,31 @@ extension StoredCredentialAuthenticator {
         case .serverKey(let keyID, let date?, _?):
             guard let time = ISO8601.milliseconds(from: date),
                   abs(time - clock()) <= ServerKeySignature.maxSkewMilliseconds else { return .dateOutsideWindow }
-            do { return try service.serverKey(id: keyID) == nil ? .unknownServerKey : nil } catch { return nil }
+            do { return Self.refusal(try service.check(serverKeyID: keyID), unknown: .unknownServerKey, revoked: .revokedServerKey) }
+            catch { return nil }
         case .serverKey:
             return .incompleteSignature
         case .token(let token):
             guard PresentedCredential.isPlausible(token) else { return .malformedToken }
-            do { return try service.authenticate(token: token) == nil ? .unknownToken : nil } catch { return nil }
+            do { return Self.refusal(try service.check(token: token), unknown: .unknownToken, revoked: .revokedToken) }
+            catch { return nil }
         case .apiToken(let token):
             guard PresentedCredential.isAPITokenShaped(token) else { return .malformedAPIToken }
-            do { return try service.authenticate(apiToken: token) == nil ? .unknownAPIToken : nil } catch { return nil }
+            do { return Self.refusal(try service.check(apiToken: token), unknown: .unknownAPIToken, revoked: .revokedAPIToken) }
+            catch { return nil }
         case .notBearer:
             return .notBearer
         case .none:
             return .missing
+        }
+    }
+
+    /// The refusal a credential check calls for: none when it is in force.
+    static func refusal(_ check: CredentialCheck, unknown: CredentialRefusal, revoked: CredentialRefusal) -> CredentialRefusal? {
+        switch check {
+        case .inForce: nil
+        case .unknown: unknown
+        case .revoked: revoked
         }
     }
 }

@@ -24,11 +24,27 @@ struct CredentialConformanceTests {
         #expect(try service.serverKey(id: "k1") == key)
         #expect(try service.serverKey(id: row.id) == nil, "a token is not a key")
         #expect(cloudError { _ = try service.addServerKey(account: "bob", publicKeyPEM: "PEM", keyID: "k1") }?.code == .constraintViolation)
+        #expect(try service.check(token: token + "x") == .unknown)
         try service.revokeCredential(id: row.id)
         #expect(try service.authenticate(token: token) == nil)
-        #expect(cloudError { try service.revokeCredential(id: row.id) }?.code == .unknownItem)
+        #expect(try service.check(token: token) == .revoked, "a revoked token is told apart from an unknown one")
+        let twice = cloudError { try service.revokeCredential(id: row.id) }
+        #expect(twice?.code == .unknownItem && twice?.reason.contains("revoked already") == true, "\(String(describing: twice))")
+        #expect(cloudError { try service.revokeCredential(id: "tok_nope") }?.reason.contains("no token or key") == true)
+        // A revoked key stops verifying and cannot come back under the same ID.
+        try service.revokeCredential(id: "k1")
+        #expect(try service.serverKey(id: "k1") == nil)
+        #expect(try service.check(serverKeyID: "k1") == .revoked)
+        #expect(try service.check(serverKeyID: "k2") == .unknown)
+        #expect(cloudError { _ = try service.addServerKey(account: "bob", publicKeyPEM: "PEM", keyID: "k1") }?.reason.contains("revoked") == true)
+        let (api, apiToken) = try service.createAPIToken(container: "iCloud.com.example.App")
+        #expect(try service.check(apiToken: apiToken).inForce?.id == api.id)
+        try service.revokeCredential(id: api.id)
+        #expect(try service.check(apiToken: apiToken) == .revoked)
+        #expect(try service.authenticate(apiToken: apiToken) == nil)
         // Another process over the same store sees the same credentials.
         let again = try #require(try backend.reopen(f) as? ServiceCloud)
-        #expect(try again.credentials().map(\.id) == ["k1"])
+        #expect(try again.credentials().isEmpty, "revoked credentials are not listed")
+        #expect(try again.check(token: token) == .revoked)
     }
 }

@@ -500,7 +500,11 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
         state.credentials.values.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
     }
 
-    func deleteCredential(id: String) throws -> Bool { state.credentials.removeValue(forKey: id) != nil }
+    func revokeCredential(id: String, at time: Int64) throws -> Bool {
+        guard state.credentials[id] != nil, state.credentials[id]?.revoked == nil else { return false }
+        state.credentials[id]?.revoked = time
+        return true
+    }
 
     func setCredentialLastUsed(id: String, at time: Int64) throws { state.credentials[id]?.lastUsed = time }
 

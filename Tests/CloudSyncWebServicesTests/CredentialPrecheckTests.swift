@@ -38,7 +38,7 @@ struct CredentialPrecheckTests {
         #expect(check(s2s(date)) == .unknownServerKey)
         #expect(check(s2s(stale)) == .dateOutsideWindow)
         #expect(check([(ServerKeySignature.keyIDHeader, "abc")]) == .incompleteSignature)
-        for refusal in [CredentialRefusal.missing, .unknownToken, .dateOutsideWindow] {
+        for refusal in [CredentialRefusal.missing, .unknownToken, .revokedToken, .revokedAPIToken, .revokedServerKey, .dateOutsideWindow] {
             #expect(refusal.description.hasPrefix("authentication failed"))
         }
     }
@@ -53,6 +53,6 @@ struct CredentialPrecheckTests {
         #expect(response.headers["Connection"] == "close")
         let json = try JSONValue.parse(bytes: response.body)
         #expect(json["serverErrorCode"]?.stringValue == "AUTHENTICATION_FAILED")
-        #expect(json["reason"]?.stringValue?.contains("unknown or revoked") == true)
+        #expect(json["reason"]?.stringValue == "authentication failed: the token is unknown")
     }
 }

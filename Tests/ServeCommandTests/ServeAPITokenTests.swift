@@ -83,7 +83,7 @@ struct ServeAPITokenTests {
         let id = try #require(entry["id"]?.stringValue)
         #expect(fixture.server.run(["token", "revoke", id, "--cloud", fixture.cloud]).status == 0)
         let revoked = call(fixture, "records/query", query: "ckAPIToken=\(api)", body: #"{"query":{"recordType":"Post"}}"#)
-        #expect(revoked.status == 401 && revoked.text.contains("API token is unknown or revoked"), "\(revoked.text)")
+        #expect(revoked.status == 401 && revoked.text.contains("API token was revoked"), "\(revoked.text)")
         #expect(fixture.stop() == 0)
     }
 }

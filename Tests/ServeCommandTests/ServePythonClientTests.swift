@@ -109,13 +109,13 @@ assert status == 200 and expect_user(me).get("accountName") == "alice", me
 # 401 AUTHENTICATION_FAILED, its reason saying which part failed.
 expect_error(call("public", "records/query", {"query": {"recordType": "Post"}}), 401, "AUTHENTICATION_FAILED", "give")
 expect_error(call("private", "records/query", {"query": {"recordType": "Post"}}, token="no-such-token"), 401,
-             "AUTHENTICATION_FAILED", "token is unknown or revoked")
+             "AUTHENTICATION_FAILED", "token is unknown")
 expect_error(call("private", "records/query", {"query": {"recordType": "Post"}}, token=revoked), 401,
-             "AUTHENTICATION_FAILED", "token is unknown or revoked")
+             "AUTHENTICATION_FAILED", "token was revoked")
 expect_error(call("public", "records/query", {"query": {"recordType": "Post"}}, query={"ckAPIToken": "ABC"}), 401,
              "AUTHENTICATION_FAILED", "64 lowercase hex")
 expect_error(call("public", "records/query", {"query": {"recordType": "Post"}}, query={"ckAPIToken": "0" * 64}), 401,
-             "AUTHENTICATION_FAILED", "API token is unknown or revoked")
+             "AUTHENTICATION_FAILED", "API token is unknown")
 
 # users/caller: each account is itself.
 status, bob_me = call("public", "users/caller", {}, token=bob)

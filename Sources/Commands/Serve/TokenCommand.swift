@@ -99,6 +99,12 @@ public enum TokenCommand {
 
     static let revoke = CommandSpec(
         name: "revoke", abstract: "Revoke a token or key by ID.",
+        discussion: """
+            It stops authenticating at once, on every server over the cloud. The server keeps it \
+            as revoked: a request that presents it gets 401 AUTHENTICATION_FAILED saying it was \
+            revoked (not "unknown"), and 'token list' no longer shows it. Revoking it again is \
+            exit 3.
+            """,
         arguments: [ArgumentSpec("id", help: "The ID 'token list' shows.")],
         examples: [
             Example("cloudsync token revoke 3", "Revoke the token or key with ID 3 (see 'token list')."),
