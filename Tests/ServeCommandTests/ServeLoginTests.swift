@@ -58,6 +58,8 @@ struct ServeLoginTests {
 
         let away = client.run(["login", "http://127.0.0.1:1"], stdin: fixture.token + "\n")
         #expect(away.status == 69, "\(away.stderr)")
+        #expect(away.stderr.split(separator: "127.0.0.1:1", omittingEmptySubsequences: false).count == 2, "the URL is named once: \(away.stderr)")
+        #expect(away.stderr.contains("nothing was stored"), "\(away.stderr)")
         #expect(((try? FileManagerLite.entries(folder)) ?? []).isEmpty, "nothing stored for a server that is not there")
 
         let login = client.run(["login", fixture.url], stdin: fixture.token + "\n")

@@ -57,7 +57,9 @@ public enum LoginCommand {
             case .notAuthenticated, .permissionFailure:
                 throw CloudError(.notAuthenticated, "\(url) refused the token (\(error.reason)); nothing was stored")
             case .networkUnavailable:
-                throw CloudError(.networkUnavailable, "no server answers at \(url) (\(error.reason)); nothing was stored")
+                // The client's reason names the URL already ("cannot reach the cloud at URL: …").
+                let why = error.reason.contains(url) ? error.reason : "no server answers at \(url) (\(error.reason))"
+                throw CloudError(.networkUnavailable, "\(why); nothing was stored")
             default:
                 throw CloudError(error.code, "\(url) could not check the token: \(error.reason); nothing was stored")
             }
