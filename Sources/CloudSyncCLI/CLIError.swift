@@ -58,18 +58,16 @@ public enum CLIError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The CloudKit Web Services code closest to this error, for `--json` error output.
+    /// The documented CloudKit Web Services code closest to this error, for `--json` error
+    /// output (one of Apple's 14, as the cloud's errors are; the exit status tells the rest).
     public var serverErrorCode: String {
         switch self {
-        case .usage, .setting, .badInput: "BAD_REQUEST"
+        case .usage, .setting, .badInput, .failed, .exit: "BAD_REQUEST"
         case .notFound: "NOT_FOUND"
         case .conflict: "CONFLICT"
-        case .failed, .exit: "FAILED"
-        case .unavailable: "SERVICE_UNAVAILABLE"
-        case .tempFailure: "TRY_AGAIN_LATER"
+        case .unavailable, .tempFailure: "TRY_AGAIN_LATER"
         case .permissionDenied: "ACCESS_DENIED"
-        case .internalError: "INTERNAL_ERROR"
-        case .ioError: "IO_ERROR"
+        case .internalError, .ioError: "INTERNAL_ERROR"
         }
     }
 

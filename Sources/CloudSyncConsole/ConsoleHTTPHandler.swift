@@ -89,7 +89,7 @@ public struct ConsoleHTTPHandler: HTTPHandler {
             do {
                 response = .json(try operations.answer(name, body: request.body))
             } catch {
-                response = Self.error(WebServicesError.status(for: error), WebServicesError.serverErrorCode(for: error.code), error.reason)
+                response = Self.error(WebServicesError.status(for: error), error.code.serverErrorCode, error.reason)
             }
         default:
             response = Self.error(404, "NOT_FOUND", "no such path")

@@ -27,31 +27,45 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         case limitExceeded
         case userDeletedZone
 
-        /// The CloudKit Web Services `serverErrorCode` for this code.
+        /// The CloudKit Web Services `serverErrorCode` this code is reported as: always one of
+        /// Apple's 14 documented values, so typed clients and scripts can decode it. Codes Apple
+        /// documents no value for take the nearest documented one; the precise code travels
+        /// beside it as `ckErrorCode` (see docs/ARCHITECTURE.md, "Error codes").
         public var serverErrorCode: String {
             switch self {
             case .internalError: "INTERNAL_ERROR"
-            case .partialFailure: "PARTIAL_FAILURE"
-            case .networkUnavailable: "NETWORK_UNAVAILABLE"
-            case .networkFailure: "NETWORK_FAILURE"
-            case .serviceUnavailable: "SERVICE_UNAVAILABLE"
+            case .partialFailure, .invalidArguments, .serverRejectedRequest, .limitExceeded, .changeTokenExpired, .badDatabase:
+                "BAD_REQUEST"
+            case .networkUnavailable, .networkFailure, .serviceUnavailable, .zoneBusy: "TRY_AGAIN_LATER"
             case .requestRateLimited: "THROTTLED"
             case .notAuthenticated: "AUTHENTICATION_REQUIRED"
             case .permissionFailure: "ACCESS_DENIED"
-            case .unknownItem: "NOT_FOUND"
-            case .invalidArguments: "BAD_REQUEST"
+            case .unknownItem, .assetFileNotFound: "NOT_FOUND"
             case .serverRecordChanged: "CONFLICT"
-            case .serverRejectedRequest: "BAD_REQUEST"
-            case .assetFileNotFound: "ASSET_FILE_NOT_FOUND"
             case .constraintViolation: "EXISTS"
-            case .changeTokenExpired: "CHANGE_TOKEN_EXPIRED"
             case .batchRequestFailed: "ATOMIC_ERROR"
-            case .zoneBusy: "TRY_AGAIN_LATER"
-            case .badDatabase: "BAD_DATABASE"
             case .quotaExceeded: "QUOTA_EXCEEDED"
-            case .zoneNotFound: "ZONE_NOT_FOUND"
-            case .limitExceeded: "LIMIT_EXCEEDED"
-            case .userDeletedZone: "USER_DELETED_ZONE"
+            case .zoneNotFound, .userDeletedZone: "ZONE_NOT_FOUND"
+            }
+        }
+
+        /// The code a documented `serverErrorCode` stands for when nothing more precise is known
+        /// (no `ckErrorCode`), or nil for a value Apple does not document.
+        public init?(serverErrorCode: String) {
+            switch serverErrorCode {
+            case "INTERNAL_ERROR": self = .internalError
+            case "BAD_REQUEST", "VALIDATING_REFERENCE_ERROR": self = .invalidArguments
+            case "TRY_AGAIN_LATER": self = .zoneBusy
+            case "THROTTLED": self = .requestRateLimited
+            case "AUTHENTICATION_REQUIRED", "AUTHENTICATION_FAILED": self = .notAuthenticated
+            case "ACCESS_DENIED": self = .permissionFailure
+            case "NOT_FOUND": self = .unknownItem
+            case "CONFLICT": self = .serverRecordChanged
+            case "EXISTS": self = .constraintViolation
+            case "ATOMIC_ERROR": self = .batchRequestFailed
+            case "QUOTA_EXCEEDED": self = .quotaExceeded
+            case "ZONE_NOT_FOUND": self = .zoneNotFound
+            default: return nil
             }
         }
 

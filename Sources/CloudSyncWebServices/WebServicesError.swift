@@ -19,26 +19,6 @@ public enum WebServicesError {
         "ZONE_NOT_FOUND": 404,
     ]
 
-    /// The documented `serverErrorCode` a CloudError code is sent as. Codes Apple documents no
-    /// value for take the nearest documented one (see docs/ARCHITECTURE.md, "Error codes").
-    public static func serverErrorCode(for code: CloudError.Code) -> String {
-        switch code {
-        case .internalError: "INTERNAL_ERROR"
-        case .partialFailure, .invalidArguments, .serverRejectedRequest, .limitExceeded, .changeTokenExpired, .badDatabase:
-            "BAD_REQUEST"
-        case .networkUnavailable, .networkFailure, .serviceUnavailable, .zoneBusy: "TRY_AGAIN_LATER"
-        case .requestRateLimited: "THROTTLED"
-        case .notAuthenticated: "AUTHENTICATION_REQUIRED"
-        case .permissionFailure: "ACCESS_DENIED"
-        case .unknownItem, .assetFileNotFound: "NOT_FOUND"
-        case .serverRecordChanged: "CONFLICT"
-        case .constraintViolation: "EXISTS"
-        case .batchRequestFailed: "ATOMIC_ERROR"
-        case .quotaExceeded: "QUOTA_EXCEEDED"
-        case .zoneNotFound, .userDeletedZone: "ZONE_NOT_FOUND"
-        }
-    }
-
     /// The documented HTTP status of a `serverErrorCode` (500 for a code Apple does not document).
     public static func status(forServerErrorCode code: String) -> Int {
         documentedStatuses[code] ?? 500
@@ -46,13 +26,13 @@ public enum WebServicesError {
 
     /// The HTTP status of a CloudError.
     public static func status(for error: CloudError) -> Int {
-        status(forServerErrorCode: serverErrorCode(for: error.code))
+        status(forServerErrorCode: error.code.serverErrorCode)
     }
 
     /// The error body. `serverErrorCode` overrides the code's own (AUTHENTICATION_FAILED,
     /// TRY_AGAIN_LATER); it must be a documented one.
     public static func body(_ error: CloudError, uuid: String, serverErrorCode: String? = nil) -> JSONValue {
-        let code = serverErrorCode ?? self.serverErrorCode(for: error.code)
+        let code = serverErrorCode ?? error.code.serverErrorCode
         assert(documentedStatuses[code] != nil, "\(code) is not a documented serverErrorCode")
         var pairs: [(String, JSONValue)] = [
             ("uuid", .string(uuid)),
@@ -70,8 +50,8 @@ public enum WebServicesError {
     }
 
     /// The CloudError a reply body describes (a top-level error or a per-item error): the code
-    /// of `ckErrorCode` when the server sent one, else the code its `serverErrorCode` stands for
-    /// (documented, or a name older servers sent), else `status`'s. Unknown codes keep the
+    /// of `ckErrorCode` when the server sent one, else the code its documented `serverErrorCode`
+    /// stands for, else `status`'s. Unknown codes keep the
     /// server's reason.
     public static func decode(_ json: JSONValue, status: Int? = nil) -> CloudError {
         let serverCode = json["serverErrorCode"]?.stringValue ?? ""
@@ -79,11 +59,7 @@ public enum WebServicesError {
         var code: CloudError.Code
         if let name = json["ckErrorCode"]?.stringValue, let known = CloudError.Code(rawValue: name) {
             code = known
-        } else if serverCode == authenticationFailed {
-            code = .notAuthenticated
-        } else if serverCode == "VALIDATING_REFERENCE_ERROR" {
-            code = .invalidArguments
-        } else if let known = CloudError.Code.allCases.first(where: { $0.serverErrorCode == serverCode }) {
+        } else if let known = CloudError.Code(serverErrorCode: serverCode) {
             code = known
         } else {
             code = codeForStatus(status ?? 500)

@@ -97,6 +97,23 @@ import Testing
         #expect(document["error"]?["reason"]?.stringValue?.contains("'zoen' is not a cloudsync command") == true)
     }
 
+    /// Scripts decode `serverErrorCode` like the cloud's: only Apple's 14 documented values.
+    @Test func everyCLIErrorHasADocumentedServerErrorCode() {
+        let documented: Set<String> = [
+            "ACCESS_DENIED", "ATOMIC_ERROR", "AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED", "BAD_REQUEST", "CONFLICT",
+            "EXISTS", "INTERNAL_ERROR", "NOT_FOUND", "QUOTA_EXCEEDED", "THROTTLED", "TRY_AGAIN_LATER",
+            "VALIDATING_REFERENCE_ERROR", "ZONE_NOT_FOUND",
+        ]
+        let errors: [CLIError] = [.usage("u"), .setting("s"), .badInput("b"), .notFound("n"), .conflict("c"), .failed("f"),
+                                  .unavailable("a"), .tempFailure("t"), .permissionDenied("p"), .internalError("i"),
+                                  .ioError("o"), .exit(42)]
+        for error in errors {
+            #expect(documented.contains(error.serverErrorCode), "\(error): \(error.serverErrorCode)")
+        }
+        #expect(CLIError.unavailable("a").serverErrorCode == "TRY_AGAIN_LATER")
+        #expect(CLIError.ioError("o").serverErrorCode == "INTERNAL_ERROR")
+    }
+
     @Test func otherErrorsAreInternal() {
         let home = TempDir()
         defer { home.remove() }

@@ -3,23 +3,44 @@ import Testing
 
 @Suite("CloudError")
 struct CloudErrorTests {
-    static let serverCodes: [CloudError.Code: String] = [
-        .internalError: "INTERNAL_ERROR", .partialFailure: "PARTIAL_FAILURE",
-        .networkUnavailable: "NETWORK_UNAVAILABLE", .networkFailure: "NETWORK_FAILURE",
-        .serviceUnavailable: "SERVICE_UNAVAILABLE", .requestRateLimited: "THROTTLED",
-        .notAuthenticated: "AUTHENTICATION_REQUIRED", .permissionFailure: "ACCESS_DENIED",
-        .unknownItem: "NOT_FOUND", .invalidArguments: "BAD_REQUEST", .serverRecordChanged: "CONFLICT",
-        .serverRejectedRequest: "BAD_REQUEST", .assetFileNotFound: "ASSET_FILE_NOT_FOUND",
-        .constraintViolation: "EXISTS", .changeTokenExpired: "CHANGE_TOKEN_EXPIRED",
-        .batchRequestFailed: "ATOMIC_ERROR", .zoneBusy: "TRY_AGAIN_LATER", .badDatabase: "BAD_DATABASE",
-        .quotaExceeded: "QUOTA_EXCEEDED", .zoneNotFound: "ZONE_NOT_FOUND", .limitExceeded: "LIMIT_EXCEEDED",
-        .userDeletedZone: "USER_DELETED_ZONE",
+    /// Apple's 14 documented `serverErrorCode` values ("Error Codes", CloudKit Web Services Reference).
+    static let documented: Set<String> = [
+        "ACCESS_DENIED", "ATOMIC_ERROR", "AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED", "BAD_REQUEST", "CONFLICT",
+        "EXISTS", "INTERNAL_ERROR", "NOT_FOUND", "QUOTA_EXCEEDED", "THROTTLED", "TRY_AGAIN_LATER",
+        "VALIDATING_REFERENCE_ERROR", "ZONE_NOT_FOUND",
     ]
 
-    @Test func everyCodeHasItsServerErrorCode() {
+    static let serverCodes: [CloudError.Code: String] = [
+        .internalError: "INTERNAL_ERROR", .partialFailure: "BAD_REQUEST",
+        .networkUnavailable: "TRY_AGAIN_LATER", .networkFailure: "TRY_AGAIN_LATER",
+        .serviceUnavailable: "TRY_AGAIN_LATER", .requestRateLimited: "THROTTLED",
+        .notAuthenticated: "AUTHENTICATION_REQUIRED", .permissionFailure: "ACCESS_DENIED",
+        .unknownItem: "NOT_FOUND", .invalidArguments: "BAD_REQUEST", .serverRecordChanged: "CONFLICT",
+        .serverRejectedRequest: "BAD_REQUEST", .assetFileNotFound: "NOT_FOUND",
+        .constraintViolation: "EXISTS", .changeTokenExpired: "BAD_REQUEST",
+        .batchRequestFailed: "ATOMIC_ERROR", .zoneBusy: "TRY_AGAIN_LATER", .badDatabase: "BAD_REQUEST",
+        .quotaExceeded: "QUOTA_EXCEEDED", .zoneNotFound: "ZONE_NOT_FOUND", .limitExceeded: "BAD_REQUEST",
+        .userDeletedZone: "ZONE_NOT_FOUND",
+    ]
+
+    @Test func everyCodeHasADocumentedServerErrorCode() {
         #expect(Set(CloudError.Code.allCases) == Set(Self.serverCodes.keys))
         for code in CloudError.Code.allCases {
             #expect(code.serverErrorCode == Self.serverCodes[code], "\(code)")
+            #expect(Self.documented.contains(code.serverErrorCode), "\(code)")
+        }
+    }
+
+    @Test func everyDocumentedCodeStandsForACode() {
+        for name in Self.documented {
+            let code = CloudError.Code(serverErrorCode: name)
+            #expect(code != nil, "\(name)")
+            if !["AUTHENTICATION_FAILED", "VALIDATING_REFERENCE_ERROR"].contains(name) {
+                #expect(code?.serverErrorCode == name, "\(name) is sent back as itself")
+            }
+        }
+        for name in ["PARTIAL_FAILURE", "LIMIT_EXCEEDED", "SERVICE_UNAVAILABLE", "FAILED", "", "bad_request"] {
+            #expect(CloudError.Code(serverErrorCode: name) == nil, "\(name) is not documented")
         }
     }
 

@@ -216,7 +216,7 @@ import Testing
             let body = WebServicesError.body(CloudError(code, "why", retryAfter: 3), uuid: "u")
             let back = WebServicesError.decode(try parse(body.serialized()), status: WebServicesError.status(for: CloudError(code, "")))
             #expect(back.code == code && back.reason == "why" && back.retryAfter == 3)
-            #expect(body["serverErrorCode"]?.stringValue == WebServicesError.serverErrorCode(for: code))
+            #expect(body["serverErrorCode"]?.stringValue == code.serverErrorCode)
             #expect(body["ckErrorCode"]?.stringValue == code.rawValue)
         }
     }

@@ -52,7 +52,8 @@ struct ZoneCommandTests {
         #expect(cli.run(["zone", "delete", "App", "--purge", "--yes"]).status == 0)
         let save = cli.run(["record", "save", "Note", "--zone", "App", "--field", "t=x", "--json"])
         #expect(save.status == 3)
-        #expect(try save.errorJSON()["error"]?["serverErrorCode"]?.stringValue == "USER_DELETED_ZONE")
+        #expect(try save.errorJSON()["error"]?["serverErrorCode"]?.stringValue == "ZONE_NOT_FOUND")
+        #expect(try save.errorJSON()["error"]?["ckErrorCode"]?.stringValue == "userDeletedZone")
     }
 
     @Test func corruptCloudFileIsReportedAndUntouched() throws {
@@ -64,7 +65,8 @@ struct ZoneCommandTests {
         #expect(result.stderr.contains("not a cloudsync database"))
         #expect(TemporaryDirectory.readBytes(path) == Array(junk.utf8))
         let json = cli.run(["zone", "list", "--json"])
-        #expect(try json.errorJSON()["error"]?["serverErrorCode"]?.stringValue == "BAD_DATABASE")
+        #expect(try json.errorJSON()["error"]?["serverErrorCode"]?.stringValue == "BAD_REQUEST")
+        #expect(try json.errorJSON()["error"]?["ckErrorCode"]?.stringValue == "badDatabase")
     }
 
     @Test func unknownFlagsAndSubcommands() {
