@@ -20,7 +20,7 @@ struct KitLayeringTests {
 
     @Test func noKitSourceImportsACloudModule() {
         let folder = SettingsTableTests.packageFolder + "/Sources/CloudSyncCLI"
-        let all = ProcessSpawner.run("/bin/sh", ["-c", "ls \"$1\"/*.swift | wc -l", "sh", folder],
+        let all = ProcessSpawner.run("/bin/sh", ["-c", "find \"$1\" -name '*.swift' | wc -l", "sh", folder],
                                      environment: ["PATH": "/usr/bin:/bin"], stdin: "")
         #expect((all.stdout.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 0) > 40, "scanned \(folder)")
         let pattern = "^import (" + Self.cloudModules.joined(separator: "|") + ")$"
