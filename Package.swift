@@ -63,6 +63,10 @@ let package = Package(
         // The CLI kit, with no cloud knowledge: command table types, parser, settings resolution,
         // help, output, exit codes, plugins, completion, REPL line handling.
         .target(name: "CloudSyncCLI", dependencies: ["CloudSyncCore"], swiftSettings: strict),
+        // The documentation generated from the command table (issue 31): man pages (roff), the bash,
+        // zsh and fish completion scripts, and the hidden `__generate-docs` that writes them (run by
+        // the GenerateDocs plugin). Apart from the kit, so the kit's parser and help stay small.
+        .target(name: "CloudSyncCLIDocs", dependencies: ["CloudSyncCLI"], swiftSettings: strict),
         // The session/sync layer over the kit: CloudSession, SyncVerb, CommandContext+Cloud/+PublicStore/+Sharing.
         .target(name: "CloudSyncSession",
                 dependencies: ["CloudSyncCLI", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncCrypto",
@@ -111,7 +115,8 @@ let package = Package(
 
         // The composition root: every command family registered, and the backends.
         .target(name: "CloudSyncCommands",
-                dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncDevice", "CloudSyncOTP", "CloudSyncPostgresCloud",
+                dependencies: ["CloudSyncCLI", "CloudSyncCLIDocs", "CloudSyncSession", "CloudSyncDevice", "CloudSyncOTP",
+                               "CloudSyncPostgresCloud",
                                "ZoneCommand", "RecordCommand", "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                "MessageCommand", "OTPCommand",
                                "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",

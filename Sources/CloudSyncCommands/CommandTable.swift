@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncCLIDocs
 import CloudSyncSession
 import CloudCommand
 import CloudSyncPostgresCloud

@@ -1,6 +1,6 @@
 /// The builtin `help` command: `cloudsync help [-a] [<command>...]`.
-enum HelpCommand {
-    static let name = "help"
+package enum HelpCommand {
+    package static let name = "help"
 
     /// `help --json`: a command's page, or with -a the list of commands and plugins.
     static let jsonOutput = JSONOutput.document("A command's help page as data; with -a, every command and plugin.", [

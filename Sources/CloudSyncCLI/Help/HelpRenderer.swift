@@ -112,7 +112,7 @@ public struct HelpRenderer: Sendable {
     /// The help text of an option as help and man pages show it: its sentence, the allowed
     /// values and whether it repeats, each said once (a sentence that already names every
     /// value gets no "One of:"; one that says "(repeatable)" itself gets no "Can be repeated.").
-    static func optionHelp(_ option: OptionSpec) -> String {
+    package static func optionHelp(_ option: OptionSpec) -> String {
         var help = option.help
         if case .values(let allowed) = option.completion { help = withAllowedValues(help, allowed) }
         if option.repeatable && !help.lowercased().contains("repeatable") {
@@ -122,7 +122,7 @@ public struct HelpRenderer: Sendable {
     }
 
     /// The help text of a positional argument as help and man pages show it.
-    static func argumentHelp(_ argument: ArgumentSpec) -> String {
+    package static func argumentHelp(_ argument: ArgumentSpec) -> String {
         var help = argument.help
         if case .values(let allowed) = argument.completion { help = withAllowedValues(help, allowed) }
         return help

@@ -52,7 +52,7 @@ public struct UsageFormatter: Sendable {
     }
 
     /// `<name>`, `[<name>]`, `<name>...`, `[<name>...]`.
-    static func argumentWord(_ argument: ArgumentSpec) -> String {
+    package static func argumentWord(_ argument: ArgumentSpec) -> String {
         let word = "<\(argument.name)>" + (argument.repeating ? "..." : "")
         return argument.optional ? "[" + word + "]" : word
     }

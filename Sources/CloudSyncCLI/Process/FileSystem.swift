@@ -100,7 +100,7 @@ public enum FileSystem {
     }
 
     /// The names in a directory (without `.` and `..`); empty if it cannot be read.
-    static func directoryEntries(_ path: String) -> [String] {
+    package static func directoryEntries(_ path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []

@@ -108,8 +108,3 @@ public final class ReplSession {
         }
     }
 }
-
-extension String {
-    /// Without leading and trailing blanks.
-    func trimmingBlanksAround() -> String { String(Substring(self).trimmingBlanks()) }
-}

@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// The command table flattened for the shell completion generators: every visible command
 /// with the words that reach it, and how each option value and positional argument completes.
 struct CompletionScriptTable {

@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// Generates `completions/cloudsync.bash` from the command table. The script walks the words
 /// typed so far with the table (subcommands, options that take a value, `--`) and completes
 /// commands, long options, fixed values and file names itself; live values come from

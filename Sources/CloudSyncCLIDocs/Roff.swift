@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// Escaping for man(7) source, so that any text of the command table renders as typed.
 enum Roff {
     /// Words holding one of these (paths, variables, options, identifiers) are never

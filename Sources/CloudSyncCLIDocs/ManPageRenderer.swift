@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// Renders the man pages (man(7) source) from the command table: `cloudsync(1)` for the root
 /// and `cloudsync-<command>(1)` for each visible top-level command, with the sections NAME,
 /// SYNOPSIS, DESCRIPTION, COMMANDS (a family's subcommands with their arguments and options),
@@ -426,13 +428,4 @@ struct RoffPage {
     mutating func section(_ title: String) { macro("SH", title.contains(" ") ? "\"" + title + "\"" : title) }
 
     mutating func paragraph() { macro("PP") }
-}
-
-extension Substring {
-    /// Without leading and trailing blanks.
-    func trimmingBlanks() -> Substring {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
-        return self[start..<end]
-    }
 }

@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// Generates `completions/cloudsync.fish` from the command table: `complete` rules conditioned
 /// on the command path typed so far, with descriptions, fixed value sets, file completion where
 /// the table asks for a path, and `cloudsync __complete` for live values.

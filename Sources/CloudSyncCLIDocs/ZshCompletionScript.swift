@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// Generates `completions/_cloudsync` from the command table: one `_arguments` function per
 /// command, with the descriptions of commands and options, the fixed value sets, file
 /// completion, and `cloudsync __complete` for live values. It works from `$fpath` (autoloaded

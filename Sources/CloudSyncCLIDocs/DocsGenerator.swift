@@ -1,3 +1,4 @@
+import CloudSyncCLI
 import Glibc
 
 /// The generated documentation of the command table: the man pages in `man/` and the bash, zsh

@@ -1,3 +1,5 @@
+import CloudSyncCLI
+
 /// The hidden `cloudsync __generate-docs [--output DIR] [--check]`: writes (or checks) the man
 /// pages and completion scripts generated from the command table. The SwiftPM plugin
 /// `generate-docs` runs it on the package folder.
