@@ -2,8 +2,8 @@ import CloudSyncCore
 
 /// The CloudKit-like service: zones, records, queries and change tracking of the databases of
 /// one container. Implemented once by `ServiceCloud` over a `CloudStorage` (the embedded SQLite
-/// file, later PostgreSQL); the conformance suite in the tests runs the same cases against every
-/// backend.
+/// file or PostgreSQL), and by `HTTPCloud` as the client of a server; the conformance suite in
+/// the tests runs the same cases against every backend.
 ///
 /// Every call names the database it works on and the caller (`DatabaseRequest`): the service
 /// enforces access rules, limits, change tags and schema itself, as a real server would.

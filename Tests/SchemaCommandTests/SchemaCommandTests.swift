@@ -46,6 +46,19 @@ struct SchemaCommandTests {
         #expect(json["schema"]?.stringValue == first)
     }
 
+    /// A cloud refused schema administration (here the fault injector of `CLOUDSYNC_FAULTS`
+    /// wraps it) is not told to use an embedded or postgres: cloud instead: every backend, an
+    /// http(s):// one included, offers the schema calls (issue 31). Either the command works or
+    /// it says in one line that this cloud does not offer it (69).
+    @Test func noBackendIsSentToAnother() {
+        let result = cli.run(["schema", "export"], env: ["CLOUDSYNC_FAULTS": "zoneBusy@saveZones:1"])
+        #expect(!result.stderr.contains("sqlite:") && !result.stderr.contains("postgres:"), "\(result.stderr)")
+        if result.status != 0 {
+            #expect(result.status == 69, "\(result.stderr)")
+            #expect(result.stderr.contains("this cloud does not offer schema administration"), "\(result.stderr)")
+        }
+    }
+
     @Test func importShowsChangesAndDryRunChangesNothing() throws {
         let file = home.write("notes.ckdb", Self.notes)
         let dry = ok(["schema", "import", file, "--dry-run"]).stdout

@@ -42,7 +42,9 @@ public enum SchemaCommand {
     static func service(_ context: CommandContext) throws -> any SchemaService {
         let session = try context.session()
         guard let service = session.unwrappedCloud as? any SchemaService else {
-            throw CLIError.unavailable("this cloud does not offer schema administration; use an embedded (sqlite:) or postgres: cloud")
+            // Every backend offers it (an http(s):// cloud through the server's schema calls), so
+            // the refusal names no other backend to use.
+            throw CLIError.unavailable("this cloud does not offer schema administration")
         }
         return service
     }
