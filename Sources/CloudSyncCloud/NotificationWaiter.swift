@@ -4,7 +4,7 @@ import Glibc
 
 /// How a listener sleeps until notifications may be waiting for its device, without polling
 /// the cloud. The embedded cloud wakes listeners through a file per device watched with inotify
-/// (`NotificationWakeUpFiles`); a PostgreSQL backend would use LISTEN/NOTIFY.
+/// (`NotificationWakeUpFiles`); PostgreSQL's `PostgresNotificationWaiter` uses LISTEN/NOTIFY.
 ///
 /// Contract: a notification enqueued for the device after the waiter was made makes the
 /// current or the next `wait` return promptly. Spurious returns are allowed, so a listener
