@@ -55,10 +55,17 @@ let package = Package(
         .target(name: "CloudSyncDevice",
                 dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
-        // CloudKit Web Services (issue 12): the protocol codec, the pure request handler of
-        // `cloudsync serve` and the HTTPCloud client over libcurl.
-        .target(name: "CloudSyncWebServices",
-                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto", "CloudSyncHTTPServer", "CCurl"],
+        // CloudKit Web Services (issue 12), in three: the protocol (endpoints, paths, codecs, the error
+        // table), shared by both sides and knowing no HTTP stack;
+        .target(name: "CloudSyncWebProtocol", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto"],
+                swiftSettings: strict),
+        // the server side: the pure request handler of `cloudsync serve`, the authenticator, and the glue
+        // to CloudSyncHTTPServer (its CloudKit-shaped refusals, which requests are long polls);
+        .target(name: "CloudSyncWebServer",
+                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto", "CloudSyncWebProtocol", "CloudSyncHTTPServer"],
+                swiftSettings: strict),
+        // the client: HTTPCloud over libcurl. Commands reach a remote cloud through it, never through the server.
+        .target(name: "CloudSyncWebClient", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncWebProtocol", "CCurl"],
                 swiftSettings: strict),
         // The CLI kit, with no cloud knowledge: command table types, parser, settings resolution,
         // help, output, exit codes, plugins, completion, REPL line handling.
@@ -70,7 +77,7 @@ let package = Package(
         // The session/sync layer over the kit: CloudSession, SyncVerb, CommandContext+Cloud/+PublicStore/+Sharing.
         .target(name: "CloudSyncSession",
                 dependencies: ["CloudSyncCLI", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncCrypto",
-                               "CloudSyncWebServices"],
+                               "CloudSyncWebClient"],
                 swiftSettings: strict),
 
         // One module per command family.
@@ -107,10 +114,11 @@ let package = Package(
 
         // The console (issue 29): the single-page app `serve` answers at /console/ (HTML, CSS and
         // JavaScript held in Swift string literals), GET /metrics and the administrator's /admin/1/… calls.
-        .target(name: "CloudSyncConsole", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncHTTPServer", "CloudSyncWebServices"],
+        .target(name: "CloudSyncConsole", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncHTTPServer", "CloudSyncWebProtocol",
+                                                         "CloudSyncWebServer"],
                 swiftSettings: strict),
-        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebServices",
-                                                     "CloudSyncConsole"],
+        .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebProtocol",
+                                                     "CloudSyncWebServer", "CloudSyncConsole"],
                 path: "Sources/Commands/Serve", swiftSettings: strict),
 
         // The composition root: every command family registered, and the backends.
@@ -141,7 +149,7 @@ let package = Package(
         // `scripts/bench-backend`: PostgresCloud (issue 11) and `cloudsync serve` (issue 12) vs the embedded cloud.
         .executableTarget(name: "backend-bench",
                           dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice",
-                                         "CloudSyncPostgresCloud", "CloudSyncWebServices"],
+                                         "CloudSyncPostgresCloud", "CloudSyncWebClient"],
                           path: "Benchmarks/backend-bench", swiftSettings: strict),
 
         // Tests: one target per module, plus shared helpers for running the built binary.
@@ -164,14 +172,19 @@ let package = Package(
                                    "CloudSyncCore", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCloudTests",
-                    dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebServices",
-                                   "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
+                    dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebProtocol", "CloudSyncWebServer",
+                                   "CloudSyncWebClient", "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
-        // CloudKit Web Services (issue 12): codec fixtures, the handler over SQLite, HTTPCloud over loopback.
         // The console's files, metrics labels and Prometheus text (issue 29), in-process.
         .testTarget(name: "CloudSyncConsoleTests", dependencies: ["CloudSyncConsole", "CloudSyncHTTPServer", "CloudSyncCloud"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncWebServicesTests", dependencies: ["CloudSyncWebServices", "TestSupport"],
+        // CloudKit Web Services (issue 12). The codec against Apple's documented shapes and the reply bytes, with no server or client.
+        .testTarget(name: "CloudSyncWebProtocolTests", dependencies: ["CloudSyncWebProtocol", "TestSupport"],
+                    swiftSettings: strict),
+        // Both sides together: the handler over SQLite, HTTPCloud against it over loopback, Python clients.
+        .testTarget(name: "CloudSyncWebServicesTests",
+                    dependencies: ["CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient", "CloudSyncHTTPServer",
+                                   "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),

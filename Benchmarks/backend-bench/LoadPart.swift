@@ -1,7 +1,7 @@
 import BenchSupport
 import CloudSyncCloud
 import CloudSyncCore
-import CloudSyncWebServices
+import CloudSyncWebClient
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,7 @@ import BenchSupport
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncDevice
-import CloudSyncWebServices
+import CloudSyncWebClient
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,8 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncWebServices
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 #if canImport(Glibc)
 import Glibc
 #endif

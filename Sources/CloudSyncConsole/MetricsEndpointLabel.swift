@@ -1,4 +1,4 @@
-import CloudSyncWebServices
+import CloudSyncWebProtocol
 
 /// The `endpoint` label of a request in the metrics: a Web Services endpoint name
 /// (`records/query`), `console`, `metrics`, `admin/…` or `sign-in`; anything else is `other`,

@@ -1,7 +1,7 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncWebServices
+import CloudSyncWebProtocol
 
 /// The administrator's calls of the console's Operations page, `POST /admin/1/NAME` with a JSON
 /// body, over the credentials in the server's store (what `cloudsync token` does on the store

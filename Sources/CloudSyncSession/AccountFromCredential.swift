@@ -2,7 +2,7 @@ import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncCrypto
-import CloudSyncWebServices
+import CloudSyncWebClient
 
 /// Issue 26: a command for a `cloudsync serve` with a token and no account setting acts as the
 /// token's account. The server is asked once (`users/current`); the answer is kept with the

@@ -2,7 +2,7 @@ import CloudSyncCLI
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncCrypto
-import CloudSyncWebServices
+import CloudSyncWebClient
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import CCurl
 import CloudSyncCore
+import CloudSyncWebProtocol
 import Synchronization
 
 /// One HTTP exchange's answer.

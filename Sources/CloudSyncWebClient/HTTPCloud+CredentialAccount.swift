@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 extension HTTPCloud {
     /// The login name of the account the configured token belongs to: `users/current` of the

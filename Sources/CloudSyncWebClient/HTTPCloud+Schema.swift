@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// Schema administration over the `schema/…` extension endpoints of `cloudsync serve`. Import,
 /// deploy and reset go as the caller's account (whose credential the server checks for the

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// Zone sharing over the `shares/…` extension endpoints of `cloudsync serve` (issue 18).
 extension HTTPCloud: SharingService {

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// The user directory over the `users/…` endpoints of `cloudsync serve` (issue 26), sent on
 /// the public database's path as Apple documents them, always as the caller's own account.

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 import Synchronization
 
 /// The cloud of a `cloudsync serve` on the network: every `CloudService` call is one (or, for

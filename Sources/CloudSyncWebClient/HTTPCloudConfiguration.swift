@@ -1,3 +1,4 @@
+import CloudSyncWebProtocol
 /// Where and how an `HTTPCloud` reaches `cloudsync serve`.
 public struct HTTPCloudConfiguration: Sendable {
     /// `http://host:port` or `https://host:port` (a path prefix is allowed; no trailing slash needed).

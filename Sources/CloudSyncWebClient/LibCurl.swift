@@ -1,5 +1,6 @@
 import CCurl
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// libcurl, opened with `dlopen` on the first HTTP request instead of linked: only
 /// `--cloud http(s)://` needs it. `CCurl` supplies only the types and constants.

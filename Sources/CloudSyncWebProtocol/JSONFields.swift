@@ -1,17 +1,17 @@
 import CloudSyncCore
 
 /// Reading request and reply dictionaries with one-line errors that name the key.
-enum JSONFields {
-    static func bad(_ reason: String) -> CloudError { CloudError(.invalidArguments, reason) }
+package enum JSONFields {
+    package static func bad(_ reason: String) -> CloudError { CloudError(.invalidArguments, reason) }
 
     /// The dictionary itself, or BAD_REQUEST naming `what`.
-    static func object(_ json: JSONValue, _ what: String) throws(CloudError) -> JSONValue {
+    package static func object(_ json: JSONValue, _ what: String) throws(CloudError) -> JSONValue {
         guard case .object = json else { throw bad("\(what) must be a JSON object, got \(json.kindName)") }
         return json
     }
 
     /// An array member; `nil` (or JSON null) when absent and not required.
-    static func array(_ json: JSONValue, _ key: String, required: Bool = false) throws(CloudError) -> [JSONValue]? {
+    package static func array(_ json: JSONValue, _ key: String, required: Bool = false) throws(CloudError) -> [JSONValue]? {
         guard let value = json[key], value != .null else {
             if required { throw bad("'\(key)' is required") }
             return nil
@@ -20,7 +20,7 @@ enum JSONFields {
         return items
     }
 
-    static func string(_ json: JSONValue, _ key: String, required: Bool = false) throws(CloudError) -> String? {
+    package static func string(_ json: JSONValue, _ key: String, required: Bool = false) throws(CloudError) -> String? {
         guard let value = json[key], value != .null else {
             if required { throw bad("'\(key)' is required") }
             return nil
@@ -29,14 +29,14 @@ enum JSONFields {
         return text
     }
 
-    static func bool(_ json: JSONValue, _ key: String) throws(CloudError) -> Bool? {
+    package static func bool(_ json: JSONValue, _ key: String) throws(CloudError) -> Bool? {
         guard let value = json[key], value != .null else { return nil }
         guard let flag = value.boolValue else { throw bad("'\(key)' must be true or false, got \(value.kindName)") }
         return flag
     }
 
     /// A positive integer member (resultsLimit), capped at `maximum`.
-    static func limit(_ json: JSONValue, _ key: String, default fallback: Int, maximum: Int) throws(CloudError) -> Int {
+    package static func limit(_ json: JSONValue, _ key: String, default fallback: Int, maximum: Int) throws(CloudError) -> Int {
         guard let value = json[key], value != .null else { return fallback }
         guard let number = value.int64Value, number >= 1 else {
             throw bad("'\(key)' must be a positive integer, got \(value.serialized().prefix(40))")
@@ -45,12 +45,12 @@ enum JSONFields {
     }
 
     /// A `syncToken` member.
-    static func token(_ json: JSONValue, _ key: String = "syncToken") throws(CloudError) -> ServerChangeToken? {
+    package static func token(_ json: JSONValue, _ key: String = "syncToken") throws(CloudError) -> ServerChangeToken? {
         try string(json, key).map(ServerChangeToken.init(rawValue:))
     }
 
     /// `desiredKeys`: nil for every field.
-    static func desiredKeys(_ json: JSONValue) throws(CloudError) -> [String]? {
+    package static func desiredKeys(_ json: JSONValue) throws(CloudError) -> [String]? {
         guard let items = try array(json, "desiredKeys") else { return nil }
         var keys: [String] = []
         for item in items {
@@ -61,7 +61,7 @@ enum JSONFields {
     }
 
     /// `zoneID` member, or nil.
-    static func zoneID(_ json: JSONValue) throws(CloudError) -> ZoneID? {
+    package static func zoneID(_ json: JSONValue) throws(CloudError) -> ZoneID? {
         guard let value = json["zoneID"], value != .null else { return nil }
         _ = try object(value, "zoneID")
         return try RecordJSON.decodeZoneID(value)

@@ -5,7 +5,7 @@ extension RecordsCodec {
     /// The record dictionary without its fields that have no `type`, and those fields' bare
     /// values: `type` is optional when saving, and the service, which knows the schema, types
     /// them (`ModifyRequest.untypedFields`). Their names are checked here like typed ones.
-    static func splitUntypedFields(_ record: JSONValue) throws(CloudError) -> (JSONValue, [String: JSONValue]) {
+    package static func splitUntypedFields(_ record: JSONValue) throws(CloudError) -> (JSONValue, [String: JSONValue]) {
         guard case .object(let pairs) = record, case .object(let fields)? = record["fields"],
               fields.contains(where: { $0.1["type"] == nil && $0.1["value"] != nil }) else { return (record, [:]) }
         var typed: [(String, JSONValue)] = []

@@ -354,19 +354,19 @@ public enum RecordsCodec {
 
     // MARK: Helpers
 
-    static let defaultZone = ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: ZoneID.currentUserOwner)
+    package static let defaultZone = ZoneID(zoneName: ZoneID.defaultZoneName, ownerRecordName: ZoneID.currentUserOwner)
 
-    static func key(_ id: RecordID) -> String { id.zoneID.zoneName + "\u{0}" + id.recordName }
+    package static func key(_ id: RecordID) -> String { id.zoneID.zoneName + "\u{0}" + id.recordName }
 
     /// More than `maxOperations` items is BAD_REQUEST (HTTP 400).
-    static func checkCount(_ count: Int, _ what: String) throws(CloudError) {
+    package static func checkCount(_ count: Int, _ what: String) throws(CloudError) {
         guard count <= maxOperations else {
             throw CloudError(.limitExceeded, "\(count) \(what) in one request; at most \(maxOperations) are allowed")
         }
     }
 
     /// The record with only the `desiredKeys` fields (all of them when nil).
-    static func filter(_ record: Record, _ keys: [String]?) -> Record {
+    package static func filter(_ record: Record, _ keys: [String]?) -> Record {
         guard let keys else { return record }
         var out = record
         out.fields = record.fields.filter { keys.contains($0.key) }
@@ -374,13 +374,13 @@ public enum RecordsCodec {
     }
 
     /// A per-record error dictionary.
-    static func itemError(_ error: CloudError, id: RecordID, uuid: String) -> JSONValue {
+    package static func itemError(_ error: CloudError, id: RecordID, uuid: String) -> JSONValue {
         var error = error
         error.recordID = id
         return WebServicesError.body(error, uuid: uuid)
     }
 
-    static func malformedReply(_ what: String) -> CloudError {
+    package static func malformedReply(_ what: String) -> CloudError {
         CloudError(.internalError, "the server's reply is malformed: \(what)")
     }
 }

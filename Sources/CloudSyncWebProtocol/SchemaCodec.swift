@@ -5,19 +5,19 @@ import CloudSyncCore
 /// change with its parts (`recordType`, `field {name, type, list, indexes}`, `fieldName`,
 /// `from`/`to {type, list}`, `index`, `role`, `permission`) and `text`, its one-line form; a
 /// deploy check as `{changes, violations: [{violation, text, …}], deployed}`.
-enum SchemaCodec {
-    static func malformed(_ what: String) -> CloudError { RecordsCodec.malformedReply(what) }
+package enum SchemaCodec {
+    package static func malformed(_ what: String) -> CloudError { RecordsCodec.malformedReply(what) }
 
     // MARK: Schemas
 
     /// `{schema: ".ckdb text"}`.
-    static func encodeSchema(_ schema: CloudSchema) -> JSONValue {
+    package static func encodeSchema(_ schema: CloudSchema) -> JSONValue {
         .object([("schema", .string(SchemaPrinter.print(schema)))])
     }
 
     /// The schema of a request or reply: bad .ckdb text is 400 BAD_REQUEST with the parser's
     /// line and column.
-    static func decodeSchema(_ json: JSONValue) throws(CloudError) -> CloudSchema {
+    package static func decodeSchema(_ json: JSONValue) throws(CloudError) -> CloudSchema {
         _ = try JSONFields.object(json, "the request")
         guard let text = try JSONFields.string(json, "schema", required: true) else { throw JSONFields.bad("schema is missing") }
         do {
@@ -29,23 +29,23 @@ enum SchemaCodec {
 
     // MARK: Diffs
 
-    static func type(_ type: SchemaFieldType) -> JSONValue {
+    package static func type(_ type: SchemaFieldType) -> JSONValue {
         .object([("type", .string(type.primitive.rawValue)), ("list", .bool(type.isList))])
     }
 
-    static func decodeType(_ json: JSONValue?) throws(CloudError) -> SchemaFieldType {
+    package static func decodeType(_ json: JSONValue?) throws(CloudError) -> SchemaFieldType {
         guard let raw = json?["type"]?.stringValue, let primitive = SchemaPrimitiveType(rawValue: raw) else {
             throw malformed("a schema change has no known field type")
         }
         return SchemaFieldType(primitive, isList: json?["list"]?.boolValue ?? false)
     }
 
-    static func field(_ field: FieldSchema) -> JSONValue {
+    package static func field(_ field: FieldSchema) -> JSONValue {
         .object([("name", .string(field.name)), ("type", .string(field.type.primitive.rawValue)), ("list", .bool(field.type.isList)),
                  ("indexes", .array(field.attributes.sorted().map { .string($0.rawValue) }))])
     }
 
-    static func decodeField(_ json: JSONValue?) throws(CloudError) -> FieldSchema {
+    package static func decodeField(_ json: JSONValue?) throws(CloudError) -> FieldSchema {
         guard let name = json?["name"]?.stringValue else { throw malformed("a schema change has a field without a name") }
         var attributes: Set<FieldAttribute> = []
         for item in json?["indexes"]?.arrayValue ?? [] {
@@ -57,7 +57,7 @@ enum SchemaCodec {
         return FieldSchema(name: name, type: try decodeType(json), attributes: attributes)
     }
 
-    static func encode(_ change: SchemaChange) -> JSONValue {
+    package static func encode(_ change: SchemaChange) -> JSONValue {
         var out: [(String, JSONValue)] = []
         func kind(_ name: String) { out.append(("change", .string(name))) }
         switch change {
@@ -83,7 +83,7 @@ enum SchemaCodec {
         return .object(out)
     }
 
-    static func decodeChange(_ json: JSONValue) throws(CloudError) -> SchemaChange {
+    package static func decodeChange(_ json: JSONValue) throws(CloudError) -> SchemaChange {
         let kind = json["change"]?.stringValue ?? ""
         let recordType = json["recordType"]?.stringValue ?? ""
         let fieldName = json["fieldName"]?.stringValue ?? ""
@@ -116,11 +116,11 @@ enum SchemaCodec {
     }
 
     /// `{changes: [...], applied}`.
-    static func encodeDiff(_ diff: SchemaDiff, applied: Bool) -> JSONValue {
+    package static func encodeDiff(_ diff: SchemaDiff, applied: Bool) -> JSONValue {
         .object([("changes", .array(diff.changes.map(encode))), ("applied", .bool(applied))])
     }
 
-    static func decodeDiff(_ json: JSONValue) throws(CloudError) -> SchemaDiff {
+    package static func decodeDiff(_ json: JSONValue) throws(CloudError) -> SchemaDiff {
         guard let items = json["changes"]?.arrayValue else { throw malformed("the schema reply has no changes") }
         var diff = SchemaDiff(from: CloudSchema(), to: CloudSchema())
         diff.changes = []
@@ -130,7 +130,7 @@ enum SchemaCodec {
 
     // MARK: Deploy checks
 
-    static func encode(_ violation: SchemaDeployViolation) -> JSONValue {
+    package static func encode(_ violation: SchemaDeployViolation) -> JSONValue {
         var out: [(String, JSONValue)]
         switch violation {
         case .recordTypeRemoved(let t): out = [("violation", .string("recordTypeRemoved")), ("recordType", .string(t))]
@@ -147,7 +147,7 @@ enum SchemaCodec {
         return .object(out)
     }
 
-    static func decodeViolation(_ json: JSONValue) throws(CloudError) -> SchemaDeployViolation {
+    package static func decodeViolation(_ json: JSONValue) throws(CloudError) -> SchemaDeployViolation {
         let recordType = json["recordType"]?.stringValue ?? ""
         let fieldName = json["fieldName"]?.stringValue ?? ""
         switch json["violation"]?.stringValue ?? "" {
@@ -165,12 +165,12 @@ enum SchemaCodec {
     }
 
     /// `{changes, violations, widerGrants, deployed}`.
-    static func encodeCheck(_ check: SchemaDeployCheck, deployed: Bool) -> JSONValue {
+    package static func encodeCheck(_ check: SchemaDeployCheck, deployed: Bool) -> JSONValue {
         .object([("changes", .array(check.diff.changes.map(encode))), ("violations", .array(check.violations.map(encode))),
                  ("widerGrants", .array(check.widerGrants.map(encode))), ("deployed", .bool(deployed))])
     }
 
-    static func decodeCheck(_ json: JSONValue) throws(CloudError) -> SchemaDeployCheck {
+    package static func decodeCheck(_ json: JSONValue) throws(CloudError) -> SchemaDeployCheck {
         var check = SchemaDeployCheck(development: CloudSchema(), production: CloudSchema())
         check.diff = try decodeDiff(json)
         guard let items = json["violations"]?.arrayValue else { throw malformed("the deploy reply has no violations") }

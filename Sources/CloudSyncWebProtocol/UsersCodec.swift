@@ -7,9 +7,9 @@ import CloudSyncCore
 /// `accountName` (the login, when the user may be found by it) and `discoverable` (the caller's
 /// own only). A user not found is a per-user entry `{userRecordName | accountName,
 /// serverErrorCode: NOT_FOUND, reason, ckErrorCode}`, as Apple answers unknown users.
-enum UsersCodec {
+package enum UsersCodec {
     /// The dictionary of a user.
-    static func encode(_ user: DirectoryUser) -> JSONValue {
+    package static func encode(_ user: DirectoryUser) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("userRecordName", .string(user.userRecordName))]
         if let first = user.firstName { pairs.append(("firstName", .string(first))) }
         if let last = user.lastName { pairs.append(("lastName", .string(last))) }
@@ -25,7 +25,7 @@ enum UsersCodec {
     }
 
     /// A user from its dictionary.
-    static func decode(_ json: JSONValue) throws(CloudError) -> DirectoryUser {
+    package static func decode(_ json: JSONValue) throws(CloudError) -> DirectoryUser {
         guard let userRecordName = json["userRecordName"]?.stringValue else {
             throw RecordsCodec.malformedReply("a user has no userRecordName")
         }
@@ -35,7 +35,7 @@ enum UsersCodec {
     }
 
     /// The member a key is asked by.
-    static func member(_ key: UserLookupKey) -> (String, String) {
+    package static func member(_ key: UserLookupKey) -> (String, String) {
         switch key {
         case .userRecordName(let name): ("userRecordName", name)
         case .accountName(let name): ("accountName", name)
@@ -43,7 +43,7 @@ enum UsersCodec {
     }
 
     /// `{users: [{userRecordName}]}` or `{users: [{accountName}]}`.
-    static func encodeLookup(_ keys: [UserLookupKey]) -> JSONValue {
+    package static func encodeLookup(_ keys: [UserLookupKey]) -> JSONValue {
         .object([("users", .array(keys.map { key in
             let (member, value) = member(key)
             return .object([(member, .string(value))])
@@ -52,7 +52,7 @@ enum UsersCodec {
 
     /// The keys of a look-up body; `member` is what each entry must give. More than
     /// `UserDirectoryLimits.maxUsersPerLookup` is BAD_REQUEST for the whole request.
-    static func decodeLookup(_ body: JSONValue, member: String) throws(CloudError) -> [UserLookupKey] {
+    package static func decodeLookup(_ body: JSONValue, member: String) throws(CloudError) -> [UserLookupKey] {
         _ = try JSONFields.object(body, "the request")
         let items = try JSONFields.array(body, "users", required: true) ?? []
         guard items.count <= UserDirectoryLimits.maxUsersPerLookup else {
@@ -71,7 +71,7 @@ enum UsersCodec {
     }
 
     /// `{users: [...]}`: each found user, or its NOT_FOUND entry, in the order asked.
-    static func encodeLookupReply(_ keys: [UserLookupKey], _ results: [Result<DirectoryUser, CloudError>], uuid: String) -> JSONValue {
+    package static func encodeLookupReply(_ keys: [UserLookupKey], _ results: [Result<DirectoryUser, CloudError>], uuid: String) -> JSONValue {
         .object([("users", .array(zip(keys, results).map { key, result in
             switch result {
             case .success(let user): return encode(user)
@@ -85,7 +85,7 @@ enum UsersCodec {
     }
 
     /// The results of a look-up reply, one per key asked.
-    static func decodeLookupReply(_ json: JSONValue, count: Int) throws(CloudError) -> [Result<DirectoryUser, CloudError>] {
+    package static func decodeLookupReply(_ json: JSONValue, count: Int) throws(CloudError) -> [Result<DirectoryUser, CloudError>] {
         guard let items = json["users"]?.arrayValue, items.count == count else {
             throw RecordsCodec.malformedReply("users/lookup answered another number of users than asked")
         }
@@ -101,13 +101,13 @@ enum UsersCodec {
     }
 
     /// `{firstName?, lastName?, discoverable?}`.
-    static func decodeProfileUpdate(_ body: JSONValue) throws(CloudError) -> UserProfileUpdate {
+    package static func decodeProfileUpdate(_ body: JSONValue) throws(CloudError) -> UserProfileUpdate {
         _ = try JSONFields.object(body, "the request")
         return UserProfileUpdate(firstName: try JSONFields.string(body, "firstName"), lastName: try JSONFields.string(body, "lastName"),
                                  discoverable: try JSONFields.bool(body, "discoverable"))
     }
 
-    static func encodeProfileUpdate(_ update: UserProfileUpdate) -> JSONValue {
+    package static func encodeProfileUpdate(_ update: UserProfileUpdate) -> JSONValue {
         var pairs: [(String, JSONValue)] = []
         if let first = update.firstName { pairs.append(("firstName", .string(first))) }
         if let last = update.lastName { pairs.append(("lastName", .string(last))) }

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// What a request with an API token alone (`ckAPIToken`, no user) may do, as Apple's Web Services
 /// allow: read the public database of the token's container, where the schema's grants let

@@ -1,5 +1,6 @@
 import CloudSyncCore
 import CloudSyncCrypto
+import CloudSyncWebProtocol
 
 /// A signed permission to use one asset URL without a CloudKit credential, as Apple's upload
 /// and download URLs work: `?ckAssetGrant=PAYLOAD.MAC`, where PAYLOAD is the base64url of a JSON

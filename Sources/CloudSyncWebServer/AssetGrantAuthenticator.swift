@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// An authenticator that also accepts asset grants (`?ckAssetGrant=…`, `AssetGrants`): a request
 /// that carries one is judged by the grant alone, as strictly as a token, both in the pre-check

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 import Synchronization
 
 /// How `cloudsync serve` hands out asset URLs: absolute (from `--public-url`, else the request's

@@ -1,6 +1,7 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
+import CloudSyncWebProtocol
 
 /// Why a request's credential is refused from its headers and query string alone, before any
 /// byte of its body is read (`WebServicesAuthenticator.precheck`). The body-signed parts (a

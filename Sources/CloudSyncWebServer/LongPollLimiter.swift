@@ -1,5 +1,6 @@
 import CloudSyncCore
 import CloudSyncHTTPServer
+import CloudSyncWebProtocol
 import Synchronization
 
 /// How many `notifications/poll` requests one caller may hold open at once.

@@ -1,3 +1,4 @@
+import CloudSyncWebProtocol
 /// The credential a request's head presents, read once from its headers and query string for
 /// both checks: the pre-check before the body (`CredentialPrecheck.swift`) and the full check
 /// (`StoredCredentialAuthenticator.caller`).

@@ -1,6 +1,7 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncCrypto
+import CloudSyncWebProtocol
 
 /// Who sent a request, from its credentials: the caller (account and role), or nil when it has
 /// none or a bad one (the handler then answers 401 AUTHENTICATION_FAILED). A store that cannot be

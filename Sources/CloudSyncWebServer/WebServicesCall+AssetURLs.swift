@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// The asset URLs a call hands out: absolute, and signed when the server has grants.
 extension WebServicesCall {

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// The `shares/…` extension endpoints (issue 18): the `SharingService` calls, with
 /// `Share.json` in replies. Owner calls go through the private path, participant calls

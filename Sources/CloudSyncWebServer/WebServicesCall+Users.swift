@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// The `users/…` endpoints (issue 26): `users/caller`, `users/lookup/id` (Apple's) and the
 /// extensions `users/lookup/account` and `users/caller/modify`, on any database path (Apple

@@ -1,5 +1,6 @@
 import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 /// One authenticated request being answered: decodes the body, calls the service, encodes the
 /// reply. Every failure is a thrown CloudError that the handler turns into its status and body.

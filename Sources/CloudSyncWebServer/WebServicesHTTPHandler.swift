@@ -1,6 +1,7 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
+import CloudSyncWebProtocol
 
 /// `cloudsync serve`'s handler: an HTTP request from `HTTPServer`, its credentials checked by
 /// the authenticator, answered by the pure `WebServicesHandler`; the log line names the account.

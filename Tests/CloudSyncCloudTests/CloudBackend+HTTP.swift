@@ -1,7 +1,8 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncWebServices
+import CloudSyncWebClient
+import CloudSyncWebServer
 import Synchronization
 import TestSupport
 

@@ -1,7 +1,7 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebProtocol
 
 /// The `records/changes` reply written as bytes is the tree writer's reply, byte for byte.
 @Suite struct ChangesReplyBytesTests {

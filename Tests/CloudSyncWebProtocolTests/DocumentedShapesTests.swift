@@ -1,7 +1,8 @@
 import CloudSyncCloud
 import CloudSyncCore
+import TestSupport
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebProtocol
 
 /// The codec against request and reply dictionaries written as Apple's CloudKit Web Services
 /// Reference shows them ("Modifying Records", "Fetching Records Using a Query", "Fetching

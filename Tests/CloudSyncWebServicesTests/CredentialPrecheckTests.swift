@@ -1,7 +1,9 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 import TestSupport
 import Testing
 

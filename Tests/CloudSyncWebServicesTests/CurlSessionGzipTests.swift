@@ -1,7 +1,9 @@
 import CloudSyncHTTPServer
 import Synchronization
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// The libcurl client asks for gzip (issue 28) and hands the decoded body over: checked against
 /// the real HTTP server, which compresses replies of 1 KB and more when asked.

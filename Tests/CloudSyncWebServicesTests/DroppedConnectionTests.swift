@@ -1,6 +1,8 @@
 import CloudSyncCloud
 import CloudSyncCore
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 import Synchronization
 import Testing
 

@@ -1,8 +1,11 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Synchronization
+import TestSupport
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// HTTPCloud against the handler through a real HTTP server on 127.0.0.1: a conformance subset
 /// (zones, conflicts, change paging with tokens, queries, subscriptions, notifications, KV,

@@ -1,7 +1,9 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// The environment of a path picks the data set: development and production are separate.
 @Suite struct HandlerEnvironmentTests {

@@ -1,7 +1,9 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// The `schema/…` extension endpoints: bodies, refusals and the JSON of diffs and checks.
 @Suite struct HandlerSchemaTests {

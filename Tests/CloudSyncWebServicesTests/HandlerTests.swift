@@ -1,7 +1,9 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// `WebServicesHandler` driven directly, over an SQLite cloud in a temp folder.
 @Suite struct HandlerTests {

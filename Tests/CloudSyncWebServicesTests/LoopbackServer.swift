@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CloudSyncWebServices
+import CloudSyncWebClient
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 import Synchronization
 
 /// A test-only HTTP/1.1 server on 127.0.0.1 (an ephemeral port): one thread accepts, one

@@ -1,9 +1,11 @@
 import CloudSyncCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncWebServices
-import Testing
+import CloudSyncWebClient
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 import TestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,9 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// `records/modify` with fields saved without `type` ("optional when saving a record"): a field
 /// the schema knows takes the schema's type, a new one its value's shape; a value that cannot

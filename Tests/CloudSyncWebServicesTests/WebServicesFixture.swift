@@ -1,6 +1,8 @@
 import CloudSyncCloud
 import CloudSyncCore
-import CloudSyncWebServices
+import CloudSyncWebClient
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 import TestSupport
 
 /// An SQLite cloud in a temp folder behind a `WebServicesHandler`, optionally served on
@@ -44,10 +46,4 @@ final class WebServicesFixture: @unchecked Sendable {
         let user = try service.account(named: account)
         return DatabaseRequest(container: container, scope: scope, userRecordName: user.userRecordName, deviceID: device)
     }
-}
-
-/// Runs `body` and returns the CloudError it throws, or nil.
-func cloudError(_ body: () throws -> Void) -> CloudError? {
-    do { try body() } catch let error as CloudError { return error } catch { return CloudError(.internalError, "\(error)") }
-    return nil
 }

@@ -1,7 +1,9 @@
 import CloudSyncCloud
 import CloudSyncCore
 import Testing
-@testable import CloudSyncWebServices
+@testable import CloudSyncWebClient
+@testable import CloudSyncWebProtocol
+@testable import CloudSyncWebServer
 
 /// Apple's 14 documented `serverErrorCode` values, each with its documented HTTP status, are
 /// all a typed client can decode: every error the server sends takes one of them, keeps the

@@ -1,10 +1,11 @@
 import CloudSyncCLI
-import CloudSyncSession
 import CloudSyncCloud
 import CloudSyncConsole
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncWebServices
+import CloudSyncSession
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 #if canImport(Glibc)
 import Glibc
 #endif

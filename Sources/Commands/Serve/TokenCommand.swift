@@ -1,8 +1,8 @@
 import CloudSyncCLI
-import CloudSyncSession
 import CloudSyncCloud
 import CloudSyncCore
-import CloudSyncWebServices
+import CloudSyncSession
+import CloudSyncWebProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
