@@ -181,6 +181,9 @@ let package = Package(
         // CloudKit Web Services (issue 12). The codec against Apple's documented shapes and the reply bytes, with no server or client.
         .testTarget(name: "CloudSyncWebProtocolTests", dependencies: ["CloudSyncWebProtocol", "TestSupport"],
                     swiftSettings: strict),
+        // The server side alone: the CloudKit wording of the HTTP server's own refusals, byte for byte.
+        .testTarget(name: "CloudSyncWebServerTests", dependencies: ["CloudSyncWebServer", "CloudSyncHTTPServer"],
+                    swiftSettings: strict),
         // Both sides together: the handler over SQLite, HTTPCloud against it over loopback, Python clients.
         .testTarget(name: "CloudSyncWebServicesTests",
                     dependencies: ["CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient", "CloudSyncHTTPServer",

@@ -38,6 +38,16 @@ public struct ConsoleHTTPHandler: HTTPHandler {
                                       headers: head.headers.map { ($0.name, $0.value) }).map(Self.refusal)
     }
 
+    /// The server's own refusals, worded as `base` words them (CloudKit error bodies).
+    public func response(to refusal: HTTPRefusal) -> HTTPResponse {
+        base.response(to: refusal)
+    }
+
+    /// `base`'s long polls; no console path is one.
+    public func isLongPoll(_ request: HTTPRequest) -> Bool {
+        ConsoleRoute(path: request.path) == nil && base.isLongPoll(request)
+    }
+
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard let route = ConsoleRoute(path: request.path) else { return base.handle(request) }
         switch route {

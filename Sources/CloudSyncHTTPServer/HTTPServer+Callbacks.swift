@@ -72,7 +72,7 @@ extension HTTPServer {
                 inFlight += 1
                 connectionContext?.deadline = now + timeoutNanoseconds
             }
-            if let refusal = takeTargetRefusal(connectionContext) { return respond(connection, request, refusal, library: library) }
+            if let refusal = takeTargetRefusal(connectionContext) { return respond(connection, request, answer(refusal), library: library) }
             var declared: Int?
             if let length = library.lookupValue(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }) {
                 let size = Int(length) ?? Int.max
@@ -157,20 +157,15 @@ extension HTTPServer {
                                       remoteAddress: ListeningSocket.numericHost(
                                           library.info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr))
         request.body = []
-        let gated = !configuration.ungatedPathSuffixes.contains { httpRequest.path.hasSuffix($0) }
+        let gated = !handler.isLongPoll(httpRequest)
         guard !gated || enterHandlerSlot() else {
-            let retry = configuration.retryAfterSeconds
-            return respond(connection, request, .error(status: 503, code: "TRY_AGAIN_LATER",
-                                                       reason: "the server is busy; retry after \(retry) s",
-                                                       retryAfter: retry, ckErrorCode: "serviceUnavailable"),
+            return respond(connection, request, answer(.busy(retryAfter: configuration.retryAfterSeconds)),
                            library: library, query: httpRequest.query)
         }
         guard gated || enterUngatedSlot() else {
-            let retry = configuration.retryAfterSeconds
-            var refusal = HTTPResponse.error(status: 503, code: "TRY_AGAIN_LATER",
-                                             reason: "too many long polls are open; retry after \(retry) s", retryAfter: retry)
-            refusal.headers.set("Connection", "close")  // the refused poller does not keep the connection
-            return respond(connection, request, refusal, library: library, query: httpRequest.query)
+            // The refused poller does not keep the connection.
+            return respond(connection, request, answer(.tooManyLongPolls(retryAfter: configuration.retryAfterSeconds)),
+                           library: library, query: httpRequest.query)
         }
         let response = handler.handle(httpRequest)
         if gated { leaveHandlerSlot() } else { leaveUngatedSlot() }
@@ -196,19 +191,22 @@ extension HTTPServer {
         }
     }
 
-    /// 503 `TRY_AGAIN_LATER` for a body that would take the bodies in flight past `maxBodyMemory`.
+    /// The answer to a body that would take the bodies in flight past `maxBodyMemory`.
     private func bodyMemoryFull() -> HTTPResponse {
-        let retry = configuration.retryAfterSeconds
-        var response = HTTPResponse.error(status: 503, code: "TRY_AGAIN_LATER",
-                                          reason: "the server holds too many request bodies; retry after \(retry) s",
-                                          retryAfter: retry)
-        response.headers.set("Connection", "close")
+        answer(.bodyMemoryFull(retryAfter: configuration.retryAfterSeconds))
+    }
+
+    /// The handler's wording of a refusal the server makes itself, with `Connection: close`
+    /// when the server closes the connection after it.
+    private func answer(_ refusal: HTTPRefusal) -> HTTPResponse {
+        var response = handler.response(to: refusal)
+        if refusal.closesConnection { response.headers.set("Connection", "close") }
         return response
     }
 
     /// Decodes the body of a request sent with `Content-Encoding: coding` in place: gzip is
     /// decompressed, and refused as too large as soon as the decompressed bytes pass
-    /// `maxBodySize`; other codings are refused with 415. Returns the refusal, if any.
+    /// `maxBodySize`; other codings are refused. Returns the refusal's answer, if any.
     private func decodeBody(_ request: RequestContext, coding: String) -> HTTPResponse? {
         switch coding.lowercased().filter({ $0 != " " && $0 != "\t" }) {
         case "", "identity":
@@ -220,24 +218,15 @@ extension HTTPServer {
             } catch .tooLarge {
                 return tooLarge(decompressed: true)
             } catch {
-                return HTTPResponse.error(status: 400, code: "BAD_REQUEST", reason: "the gzip request body cannot be read",
-                                          ckErrorCode: "invalidArguments")
+                return answer(.unreadableGzipBody)
             }
         default:
-            // Apple documents no code for it: BAD_REQUEST with HTTP's own status.
-            return HTTPResponse.error(status: 415, code: "BAD_REQUEST",
-                                      reason: "request bodies in Content-Encoding '\(coding)' are not read; send gzip or none",
-                                      ckErrorCode: "invalidArguments")
+            return answer(.unsupportedContentEncoding(coding))
         }
     }
 
     private func tooLarge(decompressed: Bool = false) -> HTTPResponse {
-        // Apple documents no code for a body too large: BAD_REQUEST (400), the precise one in ckErrorCode.
-        var response = HTTPResponse.error(status: 400, code: "BAD_REQUEST",
-                                          reason: "the request body is larger than \(configuration.maxBodySize) bytes\(decompressed ? " once decompressed" : "")",
-                                          ckErrorCode: "limitExceeded")
-        response.headers.set("Connection", "close")
-        return response
+        answer(.bodyTooLarge(limit: configuration.maxBodySize, decompressed: decompressed))
     }
 
     /// Queues `response` for `request` and logs it; false when libmicrohttpd refused it.

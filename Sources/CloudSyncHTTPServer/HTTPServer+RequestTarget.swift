@@ -25,11 +25,11 @@ extension HTTPServer {
         return nil  // the access handler's first call still finds an empty request slot
     }
 
-    /// The 400 answer to the request whose target the callback refused, if it did (and forgets
-    /// the refusal: the next request on the connection is checked anew).
-    func takeTargetRefusal(_ context: ConnectionContext?) -> HTTPResponse? {
+    /// The refusal of the request whose target the callback refused, if it did (and forgets it:
+    /// the next request on the connection is checked anew).
+    func takeTargetRefusal(_ context: ConnectionContext?) -> HTTPRefusal? {
         guard let refusal = context?.targetRefusal else { return nil }
         context?.targetRefusal = nil
-        return .error(status: 400, code: "BAD_REQUEST", reason: refusal.description)
+        return .badTarget(refusal)
     }
 }

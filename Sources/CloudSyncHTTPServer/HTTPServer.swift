@@ -18,11 +18,13 @@ import Glibc
 ///
 /// Limits enforced before the handler: headers must be in within `headerTimeout`; the handler's
 /// `admit` judges the head (the credential) before any body byte is read, and a refusal is sent
-/// at once with the connection closed; a body over `maxBodySize` is answered 400
-/// `BAD_REQUEST` (`ckErrorCode` `limitExceeded`) as soon as `Content-Length` (or the chunked byte count) passes it, and one
-/// that would take the bodies in flight past `maxBodyMemory` 503 `TRY_AGAIN_LATER`, without
-/// reading the rest; ungated requests (long polls) leave `reservedConnections` to the others;
-/// `maxConnectionsPerAddress` bounds one peer; malformed HTTP is answered 400 by libmicrohttpd.
+/// at once with the connection closed; a body over `maxBodySize` is refused as soon as
+/// `Content-Length` (or the chunked byte count) passes it, and one that would take the bodies in
+/// flight past `maxBodyMemory` too, without reading the rest; long polls (`HTTPHandler.isLongPoll`)
+/// leave `reservedConnections` to the others; `maxConnectionsPerAddress` bounds one peer;
+/// malformed HTTP is answered 400 by libmicrohttpd. The server words none of its refusals
+/// (`HTTPRefusal`): the handler does (`HTTPHandler.response(to:)`), so a protocol's error shape
+/// stays in the protocol's module.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler

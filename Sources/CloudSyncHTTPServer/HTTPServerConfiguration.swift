@@ -29,11 +29,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// server starts waiting for them (the connection opened, or its previous request answered):
     /// a client that dribbles header bytes, or idles on a kept-alive connection, is closed then.
     public var headerTimeout: Duration = .seconds(10)
-    /// The largest request body accepted, in bytes; a larger one is answered 400 BAD_REQUEST unread.
+    /// The largest request body accepted, in bytes; a larger one is refused unread (`HTTPRefusal.bodyTooLarge`).
     public var maxBodySize: Int
     /// The bytes that request bodies may hold at once across all connections (counted from their
     /// `Content-Length`, or as a chunked body arrives, until the request completes); a request
-    /// past it is answered 503 `TRY_AGAIN_LATER` with `Retry-After` and its connection closed.
+    /// past it is refused (`HTTPRefusal.bodyMemoryFull`, with `Retry-After`) and its connection closed.
     /// At least `maxBodySize`.
     public var maxBodyMemory: Int = 256 << 20
     /// Handler calls running at once at most.
@@ -42,13 +42,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxQueuedRequests: Int
     /// The `Retry-After` (seconds) of a 503 for overload.
     public var retryAfterSeconds: Int
-    /// Requests whose path ends with one of these skip the handler gate (neither counted nor
-    /// refused by `maxConcurrentRequests`/`maxQueuedRequests`): long polls, which wait rather than
-    /// work; `maxConnections` still bounds them, less `reservedConnections`.
-    public var ungatedPathSuffixes: [String] = []
-    /// Connections kept for gated requests: ungated ones (long polls) run on at most
-    /// `maxConnections - reservedConnections` connections at once; past it they are answered 503
-    /// `TRY_AGAIN_LATER` with `Retry-After`. 0 keeps none.
+    /// Connections kept for gated requests: long polls (`HTTPHandler.isLongPoll`) run on at most
+    /// `maxConnections - reservedConnections` connections at once; past it they are refused
+    /// (`HTTPRefusal.tooManyLongPolls`, with `Retry-After`). 0 keeps none.
     public var reservedConnections: Int = 0
     /// The last connections of `maxConnections`, kept for addresses that hold few: once fewer
     /// than this many are free, a new connection is accepted only from an address holding fewer

@@ -1,4 +1,4 @@
-/// Why a request's path is refused before any handler sees it (400 BAD_REQUEST).
+/// Why a request's path is refused before any handler sees it (`HTTPRefusal.badTarget`, 400).
 public enum RequestPathError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A NUL character, raw or as `%00`: C code would end the path there, so the path a
     /// handler sees would not be the path that was sent.

@@ -11,7 +11,7 @@ import Testing
 struct HTTPServerAdmissionTests {
     static let refuseAnonymous: @Sendable (HTTPRequestHead) -> HTTPResponse? = { head in
         head.headers["Authorization"] == "Bearer good" ? nil
-            : .error(status: 401, code: "AUTHENTICATION_FAILED", reason: "no credential")
+            : .json(status: 401, .object([("serverErrorCode", .string("AUTHENTICATION_FAILED")), ("reason", .string("no credential"))]))
     }
 
     /// A refused head is answered at once and the connection closed: the 10 MB body announced
@@ -61,7 +61,7 @@ struct HTTPServerAdmissionTests {
     }
 
     /// Bodies in flight are bounded as a whole: past `maxBodyMemory` a request is answered 503
-    /// TRY_AGAIN_LATER with Retry-After and closed, unread; the bytes are given back when the
+    /// (`bodyMemoryFull`) with Retry-After and closed, unread; the bytes are given back when the
     /// requests complete.
     @Test func bodiesInFlightAreBoundedAsAWhole() throws {
         var configuration = HTTPServerConfiguration(maxBodySize: 1 << 20)
@@ -82,7 +82,7 @@ struct HTTPServerAdmissionTests {
         third.close()
         #expect(refused.hasPrefix("HTTP/1.1 503"), "\(refused)")
         #expect(refused.lowercased().contains("retry-after: 1"), "\(refused)")
-        #expect(try HTTPServerLimitTests.body(refused)["serverErrorCode"]?.stringValue == "TRY_AGAIN_LATER")
+        #expect(try HTTPServerLimitTests.body(refused)["error"]?.stringValue == "bodyMemoryFull")
         // A chunked body is counted as it arrives, and refused the same way.
         let chunked = RawClient(port: harness.port, receiveTimeoutSeconds: 10)
         chunked.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n200\r\n" + String(repeating: "c", count: 512) + "\r\n")
@@ -119,14 +119,13 @@ struct HTTPServerAdmissionTests {
         #expect(MonotonicClock.now() - started < 10_000_000_000, "closed near the 0.5 s header timeout")
     }
 
-    /// Ungated requests (long polls) leave `reservedConnections` to the others: past
-    /// `maxConnections - reservedConnections` they are answered 503 TRY_AGAIN_LATER.
+    /// Long polls (the handler's `isLongPoll`) leave `reservedConnections` to the others: past
+    /// `maxConnections - reservedConnections` they are answered 503 (`tooManyLongPolls`).
     @Test func longPollsLeaveTheReservedConnections() throws {
         var configuration = HTTPServerConfiguration(maxConnections: 6)
-        configuration.ungatedPathSuffixes = ["/poll"]
         configuration.reservedConnections = 3
         let gate = Gate()
-        let harness = try ServerHarness(configuration) { request in
+        let harness = try ServerHarness(configuration, longPoll: { $0.path.hasSuffix("/poll") }) { request in
             if request.path.hasSuffix("/poll") { gate.wait() }
             return HTTPResponse(status: 200, body: Array("ok".utf8))
         }
@@ -139,7 +138,8 @@ struct HTTPServerAdmissionTests {
         let refused = fourth.readResponse()
         fourth.close()
         #expect(refused.hasPrefix("HTTP/1.1 503"), "\(refused)")
-        #expect(try HTTPServerLimitTests.body(refused)["serverErrorCode"]?.stringValue == "TRY_AGAIN_LATER")
+        #expect(refused.lowercased().contains("connection: close"), "\(refused)")
+        #expect(try HTTPServerLimitTests.body(refused)["error"]?.stringValue == "tooManyLongPolls")
         let other = ServerHarness.curl(["--max-time", "5", harness.base + "/other"])
         #expect(other.stdout == "ok", "\(other.stderr)")
         gate.release()

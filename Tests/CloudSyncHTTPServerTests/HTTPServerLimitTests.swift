@@ -11,7 +11,7 @@ struct HTTPServerLimitTests {
         try JSONValue.parse(String(response[try #require(response.firstRange(of: "\r\n\r\n")).upperBound...]))
     }
 
-    @Test func anOversizeContentLengthIs400WithoutTheBodyBeingSent() throws {
+    @Test func anOversizeContentLengthIs413WithoutTheBodyBeingSent() throws {
         let calls = Collected<Int>()
         let harness = try ServerHarness(HTTPServerConfiguration(maxBodySize: 1_000)) { _ in
             calls.append(1)
@@ -22,13 +22,13 @@ struct HTTPServerLimitTests {
         // Headers only: the server must answer without waiting for 100 MB that never come.
         client.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
         let response = client.readAll()
-        #expect(response.hasPrefix("HTTP/1.1 400"), "\(response)")
+        #expect(response.hasPrefix("HTTP/1.1 413"), "\(response)")
+        #expect(response.lowercased().contains("connection: close"), "\(response)")
         let body = try Self.body(response)
-        #expect(body["serverErrorCode"]?.stringValue == "BAD_REQUEST")
-        #expect(body["ckErrorCode"]?.stringValue == "limitExceeded")
+        #expect(body["error"]?.stringValue == "bodyTooLarge")
         #expect(body["reason"]?.stringValue?.contains("1000 bytes") == true)
         #expect(calls.all.isEmpty)
-        #expect(eventually { harness.log.map(\.status) == [400] })
+        #expect(eventually { harness.log.map(\.status) == [413] })
     }
 
     @Test func anAbsurdContentLengthIs400() throws {
@@ -40,7 +40,7 @@ struct HTTPServerLimitTests {
         #expect(response.hasPrefix("HTTP/1.1 413") || response.hasPrefix("HTTP/1.1 400"), "\(response)")
     }
 
-    @Test func aChunkedBodyIs400OnceItsBytesPassTheLimit() throws {
+    @Test func aChunkedBodyIs413OnceItsBytesPassTheLimit() throws {
         let calls = Collected<Int>()
         let harness = try ServerHarness(HTTPServerConfiguration(maxBodySize: 1_000)) { _ in
             calls.append(1)
@@ -53,8 +53,8 @@ struct HTTPServerLimitTests {
         // 1,536 bytes in three chunks, and the chunked body never ends: the answer must not wait for it.
         client.send(chunk + chunk + chunk)
         let response = client.readAll()
-        #expect(response.hasPrefix("HTTP/1.1 400"), "\(response)")
-        #expect(try Self.body(response)["serverErrorCode"]?.stringValue == "BAD_REQUEST")
+        #expect(response.hasPrefix("HTTP/1.1 413"), "\(response)")
+        #expect(try Self.body(response)["error"]?.stringValue == "bodyTooLarge")
         #expect(calls.all.isEmpty)
     }
 
@@ -109,8 +109,7 @@ struct HTTPServerLimitTests {
         #expect(busy.hasPrefix("HTTP/1.1 503"), "\(busy)")
         #expect(busy.lowercased().contains("retry-after: 7\r\n"))
         let body = try Self.body(busy)
-        #expect(body["serverErrorCode"]?.stringValue == "TRY_AGAIN_LATER")
-        #expect(body["ckErrorCode"]?.stringValue == "serviceUnavailable")
+        #expect(body["error"]?.stringValue == "busy")
         #expect(body["retryAfter"]?.int64Value == 7)
         #expect(first.readAll().hasSuffix("\r\n\r\ndone"))
         #expect(second.readAll().hasSuffix("\r\n\r\ndone"))

@@ -31,11 +31,4 @@ struct HTTPServerValueTests {
             try server.start()
         }
     }
-
-    @Test func errorRepliesAreWebServicesDictionaries() {
-        let response = HTTPResponse.error(status: 503, code: "SERVICE_UNAVAILABLE", reason: "busy \"now\"", retryAfter: 2)
-        #expect(String(decoding: response.body, as: UTF8.self)
-                == #"{"serverErrorCode":"SERVICE_UNAVAILABLE","reason":"busy \"now\"","retryAfter":2}"#)
-        #expect(response.headers["retry-after"] == "2")
-    }
 }

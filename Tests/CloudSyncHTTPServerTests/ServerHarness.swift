@@ -11,9 +11,10 @@ final class ServerHarness: @unchecked Sendable {
 
     init(_ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
          admit: (@Sendable (HTTPRequestHead) -> HTTPResponse?)? = nil,
+         longPoll: (@Sendable (HTTPRequest) -> Bool)? = nil,
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let box = LogBox()
-        server = HTTPServer(configuration: configuration, handler: HTTPClosureHandler(admit: admit, handler),
+        server = HTTPServer(configuration: configuration, handler: HTTPClosureHandler(admit: admit, longPoll: longPoll, handler),
                             log: { entry in box.harness?.record(entry) })
         try server.start()
         port = server.boundPort ?? 0

@@ -4,7 +4,6 @@ import CloudSyncConsole
 import CloudSyncCore
 import CloudSyncHTTPServer
 import CloudSyncSession
-import CloudSyncWebProtocol
 import CloudSyncWebServer
 #if canImport(Glibc)
 import Glibc
@@ -131,7 +130,7 @@ public enum ServeCommand {
     /// The handler gate below the connection limit, so that overload is answered 503 with
     /// Retry-After instead of piling up: `--max-requests` (default 32, at most a quarter of the
     /// connections) run, twice as many wait (never more than the connections left), and long
-    /// polls (`notifications/poll`) skip the gate.
+    /// polls (`notifications/poll`: `WebServicesHTTPHandler.isLongPoll`) skip the gate.
     static func limitRequests(_ configuration: inout HTTPServerConfiguration, _ text: String?) throws {
         let connections = configuration.maxConnections
         var running = max(1, min(32, connections / 4))
@@ -143,7 +142,6 @@ public enum ServeCommand {
         }
         configuration.maxConcurrentRequests = running
         configuration.maxQueuedRequests = max(0, min(2 * running, connections - running - 1))
-        configuration.ungatedPathSuffixes = ["/" + WebServicesEndpoint.notificationsPoll.rawValue]
     }
 
     /// `--db-connections`: 1 to 1000, default twice the cores online.
