@@ -88,7 +88,7 @@ struct CloudCheckCommandTests {
         let epoch = try connection.query("SELECT value FROM meta WHERE key = 'epoch'").first?[0].text
         let check = cloud.cli.run(["--json", "cloud", "check"])
         #expect(check.status == 0, "\(check.stderr)")
-        #expect(try check.json()["version"] == .int(6))
+        #expect(try check.json()["version"] == .int(7))
         #expect(try check.json()["counts"]?["records"] == .int(2))
         #expect(try connection.query("SELECT value FROM meta WHERE key = 'epoch'").first?[0].text == epoch)
     }
