@@ -3,7 +3,8 @@ import PackageDescription
 
 /// cloudsync: CloudKit-style sync for Linux. See docs/ARCHITECTURE.md for the layering:
 /// executable -> CloudSyncCommands -> Commands/* -> CloudSyncSession -> CloudSyncCLI (the kit, Core only) /
-/// CloudSyncDevice -> CloudSyncCloud -> CloudSyncCore.
+/// CloudSyncDevice -> CloudSyncService -> CloudSyncCore; the backends (CloudSyncSQLiteCloud,
+/// CloudSyncPostgresCloud, HTTPCloud) sit under CloudSyncService and are registered by CloudSyncCommands.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -13,7 +14,8 @@ let package = Package(
         .executable(name: "cloudsync", targets: ["cloudsync"]),
         .executable(name: "cloudsync-bench", targets: ["cloudsync-bench"]),
         .library(name: "CloudSyncCore", targets: ["CloudSyncCore"]),
-        .library(name: "CloudSyncCloud", targets: ["CloudSyncCloud"]),
+        .library(name: "CloudSyncService", targets: ["CloudSyncService"]),
+        .library(name: "CloudSyncSQLiteCloud", targets: ["CloudSyncSQLiteCloud"]),
         .library(name: "CloudSyncDevice", targets: ["CloudSyncDevice"]),
     ],
     targets: [
@@ -41,31 +43,36 @@ let package = Package(
 
         // Layers.
         .target(name: "CloudSyncCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "CloudSyncSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "CloudSyncSQLite", dependencies: ["CloudSyncCore", "CSQLite"], swiftSettings: strict),
         .target(name: "CloudSyncCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         // PostgreSQL (issue 11): connections, statements, transactions, LISTEN/NOTIFY over libpq.
         .target(name: "CloudSyncPostgres", dependencies: ["CloudSyncCore", "CPostgres"], swiftSettings: strict),
         // HTTP server (issue 12): generic HTTP/HTTPS over libmicrohttpd, limits, graceful stop. No cloud knowledge.
         .target(name: "CloudSyncHTTPServer", dependencies: ["CloudSyncCore", "CMicroHTTPD", "CZlib"], swiftSettings: strict),
-        .target(name: "CloudSyncCloud", dependencies: ["CloudSyncCore", "CloudSyncSQLite", "CloudSyncCrypto"],
+        // The service: CloudService, ServiceCloud (the rules over any CloudStorage), the storage
+        // protocols and rows, the wrappers, and CloudLocator with the backends registered to it.
+        .target(name: "CloudSyncService", dependencies: ["CloudSyncCore", "CloudSyncCrypto"], swiftSettings: strict),
+        // The embedded cloud: ServiceCloud over one SQLite file (SQLiteCloud*), its notification
+        // queue and wake-up files.
+        .target(name: "CloudSyncSQLiteCloud", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncSQLite"],
                 swiftSettings: strict),
         // PostgreSQL (issue 11): `PostgresCloud`, the service over tables in PostgreSQL.
-        .target(name: "CloudSyncPostgresCloud", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncPostgres"],
+        .target(name: "CloudSyncPostgresCloud", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncPostgres"],
                 swiftSettings: strict),
         .target(name: "CloudSyncDevice",
-                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncSQLite", "CloudSyncCrypto"],
+                dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncSQLite", "CloudSyncCrypto"],
                 swiftSettings: strict),
         // CloudKit Web Services (issue 12), in three: the protocol (endpoints, paths, codecs, the error
         // table), shared by both sides and knowing no HTTP stack;
-        .target(name: "CloudSyncWebProtocol", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto"],
+        .target(name: "CloudSyncWebProtocol", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncCrypto"],
                 swiftSettings: strict),
         // the server side: the pure request handler of `cloudsync serve`, the authenticator, and the glue
         // to CloudSyncHTTPServer (its CloudKit-shaped refusals, which requests are long polls);
         .target(name: "CloudSyncWebServer",
-                dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncCrypto", "CloudSyncWebProtocol", "CloudSyncHTTPServer"],
+                dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncCrypto", "CloudSyncWebProtocol", "CloudSyncHTTPServer"],
                 swiftSettings: strict),
         // the client: HTTPCloud over libcurl. Commands reach a remote cloud through it, never through the server.
-        .target(name: "CloudSyncWebClient", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncWebProtocol", "CCurl"],
+        .target(name: "CloudSyncWebClient", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncWebProtocol", "CCurl"],
                 swiftSettings: strict),
         // The CLI kit, with no cloud knowledge: command table types, parser, settings resolution,
         // help, output, exit codes, plugins, completion, REPL line handling.
@@ -76,7 +83,7 @@ let package = Package(
         .target(name: "CloudSyncCLIDocs", dependencies: ["CloudSyncCLI"], swiftSettings: strict),
         // The session/sync layer over the kit: CloudSession, SyncVerb, CommandContext+Cloud/+PublicStore/+Sharing.
         .target(name: "CloudSyncSession",
-                dependencies: ["CloudSyncCLI", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncCrypto",
+                dependencies: ["CloudSyncCLI", "CloudSyncCore", "CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncDevice", "CloudSyncCrypto",
                                "CloudSyncWebClient"],
                 swiftSettings: strict),
 
@@ -114,7 +121,7 @@ let package = Package(
 
         // The console (issue 29): the single-page app `serve` answers at /console/ (HTML, CSS and
         // JavaScript held in Swift string literals), GET /metrics and the administrator's /admin/1/… calls.
-        .target(name: "CloudSyncConsole", dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncHTTPServer", "CloudSyncWebProtocol",
+        .target(name: "CloudSyncConsole", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncHTTPServer", "CloudSyncWebProtocol",
                                                          "CloudSyncWebServer"],
                 swiftSettings: strict),
         .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebProtocol",
@@ -123,8 +130,8 @@ let package = Package(
 
         // The composition root: every command family registered, and the backends.
         .target(name: "CloudSyncCommands",
-                dependencies: ["CloudSyncCLI", "CloudSyncCLIDocs", "CloudSyncSession", "CloudSyncDevice", "CloudSyncOTP",
-                               "CloudSyncPostgresCloud",
+                dependencies: ["CloudSyncCLI", "CloudSyncCLIDocs", "CloudSyncSession", "CloudSyncDevice", "CloudSyncOTP", "CloudSyncService", "CloudSyncSQLiteCloud",
+                               "CloudSyncPostgresCloud", "CloudSyncWebClient",
                                "ZoneCommand", "RecordCommand", "FetchChangesCommand", "TourCommand", "StoreCommand", "KVCommand", "KeysCommand",
                                "MessageCommand", "OTPCommand",
                                "ReplCommand", "SubscribeCommand", "SchemaCommand", "WhoamiCommand", "ServeCommand", "CloudCommand",
@@ -135,7 +142,7 @@ let package = Package(
         .target(name: "CProcessArguments", path: "Sources/CProcessArguments"),
         .executableTarget(name: "cloudsync", dependencies: ["CloudSyncCommands", "CProcessArguments"], swiftSettings: strict),
         .executableTarget(name: "cloudsync-bench",
-                          dependencies: ["CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice", "CloudSyncSQLite"],
+                          dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncDevice", "CloudSyncSQLite"],
                           path: "Benchmarks/cloudsync-bench", swiftSettings: strict),
         // `scripts/bench-otp`: `cloudsync otp code` with 1,000 tokens against `oathtool --totp`.
         .executableTarget(name: "otp-bench", dependencies: ["CloudSyncCore"], path: "Benchmarks/otp-bench",
@@ -144,19 +151,19 @@ let package = Package(
         .target(name: "BenchSupport", dependencies: ["CloudSyncCore"], path: "Benchmarks/BenchSupport",
                 swiftSettings: strict),
         // `scripts/bench-subscribe`: notification latency from commit to `subscribe listen`, idle CPU.
-        .executableTarget(name: "subscribe-bench", dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncCloud"],
+        .executableTarget(name: "subscribe-bench", dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncService", "CloudSyncSQLiteCloud"],
                           path: "Benchmarks/subscribe-bench", swiftSettings: strict),
         // `scripts/bench-backend`: PostgresCloud (issue 11) and `cloudsync serve` (issue 12) vs the embedded cloud.
         .executableTarget(name: "backend-bench",
-                          dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncCloud", "CloudSyncDevice",
+                          dependencies: ["BenchSupport", "CloudSyncCore", "CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncDevice",
                                          "CloudSyncPostgresCloud", "CloudSyncWebClient"],
                           path: "Benchmarks/backend-bench", swiftSettings: strict),
 
         // Tests: one target per module, plus shared helpers for running the built binary.
-        .target(name: "TestSupport", dependencies: ["CloudSyncCore", "CloudSyncCloud"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["CloudSyncCore", "CloudSyncService"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "CloudSyncCoreTests", dependencies: ["CloudSyncCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "TestSupport"],
+        .testTarget(name: "CloudSyncSQLiteTests", dependencies: ["CloudSyncSQLite", "CloudSyncCore", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CloudSyncCryptoTests", dependencies: ["CloudSyncCrypto", "TestSupport"], swiftSettings: strict),
         // PostgreSQL (issue 11): against the cluster of scripts/with-postgres (CLOUDSYNC_TEST_POSTGRES_URL).
@@ -171,12 +178,13 @@ let package = Package(
                     dependencies: ["CloudSyncOTP", "CloudSyncCrypto", "OTPCommand", "CloudSyncCommands", "CloudSyncDevice",
                                    "CloudSyncCore", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncCloudTests",
-                    dependencies: ["CloudSyncCloud", "CloudSyncPostgresCloud", "CloudSyncWebProtocol", "CloudSyncWebServer",
-                                   "CloudSyncWebClient", "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
+        // The service's rules: the conformance suite on every backend (SQLite, memory, PostgreSQL, HTTP).
+        .testTarget(name: "CloudSyncServiceTests",
+                    dependencies: ["CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncPostgresCloud", "CloudSyncWebProtocol",
+                                   "CloudSyncWebServer", "CloudSyncWebClient", "CloudSyncHTTPServer", "CloudSyncDevice", "TestSupport"],
                     swiftSettings: strict),
         // The console's files, metrics labels and Prometheus text (issue 29), in-process.
-        .testTarget(name: "CloudSyncConsoleTests", dependencies: ["CloudSyncConsole", "CloudSyncHTTPServer", "CloudSyncCloud"],
+        .testTarget(name: "CloudSyncConsoleTests", dependencies: ["CloudSyncConsole", "CloudSyncHTTPServer", "CloudSyncService"],
                     swiftSettings: strict),
         // CloudKit Web Services (issue 12). The codec against Apple's documented shapes and the reply bytes, with no server or client.
         .testTarget(name: "CloudSyncWebProtocolTests", dependencies: ["CloudSyncWebProtocol", "TestSupport"],
@@ -187,11 +195,14 @@ let package = Package(
         // Both sides together: the handler over SQLite, HTTPCloud against it over loopback, Python clients.
         .testTarget(name: "CloudSyncWebServicesTests",
                     dependencies: ["CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient", "CloudSyncHTTPServer",
-                                   "TestSupport"],
+                                   "CloudSyncService", "CloudSyncSQLiteCloud", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "TestSupport"],
+        // The embedded cloud's file: format, upgrades, robustness.
+        .testTarget(name: "CloudSyncSQLiteCloudTests", dependencies: ["CloudSyncSQLiteCloud", "CloudSyncService", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CloudSyncCLITests", dependencies: ["CloudSyncCLI", "CloudSyncSession", "TestSupport", "cloudsync"],
+        .testTarget(name: "CloudSyncDeviceTests", dependencies: ["CloudSyncDevice", "CloudSyncSQLiteCloud", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CloudSyncCLITests", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCommands", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         .testTarget(name: "ZoneCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "RecordCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),

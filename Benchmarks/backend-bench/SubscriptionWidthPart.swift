@@ -1,5 +1,5 @@
 import BenchSupport
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncWebClient
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncCore
 
 /// The fixed names every part of the bench uses: one account, one custom zone in its private

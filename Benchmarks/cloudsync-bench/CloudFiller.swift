@@ -1,4 +1,5 @@
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncCore
 
 /// Creates bench clouds: a fresh cloud file with the bench zone, filled with sample records

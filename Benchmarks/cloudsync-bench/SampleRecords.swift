@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// The deterministic small records of the bench: a ~20-character STRING `title`, an INT64

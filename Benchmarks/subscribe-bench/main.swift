@@ -1,5 +1,6 @@
 import BenchSupport
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncCore
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,9 @@ import CloudSyncCLIDocs
 import CloudSyncSession
 import CloudCommand
 import CloudSyncPostgresCloud
+import CloudSyncSQLiteCloud
+import CloudSyncService
+import CloudSyncWebServices
 import FetchChangesCommand
 import KVCommand
 import KeysCommand
@@ -28,10 +31,13 @@ public enum CommandTable {
     /// The version `cloudsync --version` prints.
     public static let version = "0.1.0"
 
-    /// Registers the backends with libraries of their own (libpq loads only when a postgres://
-    /// URL is opened) and the session layer's settings checks (the `--cloud` URL's forms).
+    /// Registers every backend `--cloud` can name, each the same way and in the order messages
+    /// list them (a backend's library loads only when one of its URLs is opened: libpq, libcurl),
+    /// and the session layer's settings checks (the `--cloud` URL's forms).
     public static func registerBackends() {
-        PostgresCloud.registerWithLocator()
+        CloudLocator.register(SQLiteCloud.backend)
+        CloudLocator.register(PostgresCloud.backend)
+        CloudLocator.register(HTTPCloud.backend)
         SessionSettings.registerChecks()
     }
 

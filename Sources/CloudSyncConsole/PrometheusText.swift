@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 
 /// The server's figures in Prometheus' text exposition format (version 0.0.4), what
 /// `GET /metrics` answers: request counts by endpoint and status class, errors, a latency

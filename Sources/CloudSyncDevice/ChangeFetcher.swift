@@ -1,5 +1,5 @@
 import CloudSyncCore
-import CloudSyncCloud
+import CloudSyncService
 
 /// Something the fetch did, reported as it happens (so output can stream).
 public enum FetchEvent: Sendable {

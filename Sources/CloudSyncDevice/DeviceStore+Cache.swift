@@ -1,5 +1,5 @@
 import CloudSyncCore
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncSQLite
 
 /// Whose copy of the cloud a cache row or token belongs to. The raw cache (`fetch-changes`)

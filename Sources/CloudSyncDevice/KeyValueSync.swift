@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// Why keys changed from elsewhere (NSUbiquitousKeyValueStoreChangeReason).

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// A replaced or recreated cloud (a new store epoch) seen by the public mirror. Without this

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// Mirrors chosen record types of the public database into a local store of their own (seed

@@ -1,5 +1,5 @@
 import CloudSyncCore
-import CloudSyncCloud
+import CloudSyncService
 
 /// The versions one sync pushed: record name → the change tag the cloud gave the saved record,
 /// per zone. The cloud's change feed hands every pushed record back to the pull of the same

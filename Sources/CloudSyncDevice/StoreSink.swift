@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// Applies pulled pages to the local store inside the device transaction that stores them:

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// Seed 000's toggle: the account-wide key-value boolean `icloud_sync` (default off) decides

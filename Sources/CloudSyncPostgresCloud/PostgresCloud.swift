@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncPostgres
 
@@ -41,12 +41,13 @@ public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
         return storage.pool.roundTrips
     }
 
-    /// Makes `CloudLocator` open `postgres://` and `postgresql://` URLs as a `PostgresCloud`.
-    /// Call once at the composition root (the executable, tests); nothing loads libpq until such
-    /// a URL is opened.
-    public static func registerWithLocator() {
-        CloudLocator.register(scheme: "postgres") { url, clock throws(CloudError) in
-            try PostgresCloud(url: url, clock: clock)
-        }
+    /// PostgreSQL as `CloudLocator` opens it: `postgres://` and `postgresql://` URLs, registered
+    /// at the composition root (the executable, tests); nothing loads libpq until such a URL is
+    /// opened.
+    public static let backend = CloudBackendRegistration(
+        name: "postgres", form: .url(prefixes: ["postgres://", "postgresql://"]),
+        acceptedForms: "postgres://USER@HOST/DB (or postgresql://)"
+    ) { locator, request in
+        try PostgresCloud(url: locator.url, clock: request.clock)
     }
 }

@@ -1,16 +1,18 @@
-import CloudSyncCloud
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncPostgres
 
-/// Creates, checks and upgrades a PostgreSQL cloud's tables: the SQLite `Migrator`'s ladder in
-/// PostgreSQL. The steps are `PostgresCloudSchema.steps` (`Migrator.Step`: SQL per version);
+/// Creates, checks and upgrades a PostgreSQL cloud's tables with Core's `MigrationLadder`, the
+/// runner the SQLite files use too. The steps are `PostgresCloudSchema.steps` (SQL per version);
 /// the mark lives in `meta` (`format`, `version`, and the store `epoch`). A cloud already at this
-/// build's version costs one statement on open; otherwise the missing steps run in order in one
-/// transaction that holds an advisory lock, so concurrent first users create or upgrade once. A
-/// cloud of a newer version is refused (`badDatabase`, exit 69) and never touched.
+/// build's version costs one mark read on open; otherwise the missing steps run in order in one
+/// transaction that holds an advisory lock (`PostgresMigrationTarget`), so concurrent first users
+/// create or upgrade once. A cloud of a newer version is refused (`badDatabase`, exit 69) and
+/// never touched.
 enum PostgresCloudMigrator {
-    /// The advisory lock key of creation and upgrades ("cloudsync" in ASCII, folded).
-    static let lockKey: Int64 = 0x636C_6F75_6473_796E
+    /// The ladder of a PostgreSQL cloud's tables.
+    static let ladder = MigrationLadder(format: PostgresCloudSchema.format, fileKind: "PostgreSQL cloud",
+                                        steps: PostgresCloudSchema.steps)
 
     /// What `meta` says, or nil when the cloud has no tables yet.
     struct Mark {
@@ -21,29 +23,20 @@ enum PostgresCloudMigrator {
 
     /// Prepares the tables on `connection` (its search_path already set) and returns the epoch.
     static func prepare(_ connection: PostgresConnection, displayName: String) throws -> UInt64 {
-        if let mark = try readMark(connection), try check(mark, displayName: displayName), let epoch = mark.epoch {
-            return epoch
-        }
-        return try connection.transaction { connection throws -> UInt64 in
-            try connection.queryPrepared("SELECT pg_advisory_xact_lock($1)", [.int64(lockKey)])
-            let mark = try readMark(connection)
-            if let mark, try check(mark, displayName: displayName), let epoch = mark.epoch { return epoch }
-            for step in PostgresCloudSchema.steps where step.version > (mark?.version ?? 0) {
-                try connection.execute(step.sql)
-                if step.version == 1 {
-                    try connection.query("INSERT INTO meta(key, value) VALUES ('format', $1), ('epoch', $2)",
-                                         [.text(PostgresCloudSchema.format), .text(RandomID.hex(bytes: 8))])
-                }
-                try connection.query("""
-                    INSERT INTO meta(key, value) VALUES ('version', $1)
-                    ON CONFLICT(key) DO UPDATE SET value = excluded.value
-                    """, [.text(String(step.version))])
+        let target = PostgresMigrationTarget(connection: connection)
+        do {
+            try ladder.prepare(target, name: displayName) {
+                let epoch = RandomID.hex(bytes: 8)
+                try connection.query("INSERT INTO meta(key, value) VALUES ('epoch', $1)", [.text(epoch)])
+                target.epoch = UInt64(epoch, radix: 16)
             }
-            guard let epoch = try readMark(connection)?.epoch else {
-                throw CloudError(.badDatabase, "PostgreSQL cloud \(displayName) has no store epoch")
-            }
-            return epoch
+        } catch let error as MigrationError {
+            throw cloudError(error, displayName: displayName)
         }
+        guard let epoch = target.epoch else {
+            throw CloudError(.badDatabase, "PostgreSQL cloud \(displayName) has no store epoch")
+        }
+        return epoch
     }
 
     /// Reads the mark (one statement when `meta` exists).
@@ -63,18 +56,17 @@ enum PostgresCloudMigrator {
         return mark
     }
 
-    /// Checks a mark: ours and not newer than this build. Returns true when it is up to date.
-    static func check(_ mark: Mark, displayName: String) throws(CloudError) -> Bool {
-        guard mark.format == PostgresCloudSchema.format else {
-            throw CloudError(.badDatabase,
-                             "PostgreSQL database \(displayName) holds a 'meta' table that is not a cloudsync cloud's; use another database or ?schema=")
-        }
-        guard mark.version <= PostgresCloudSchema.latestVersion else {
-            throw CloudError(.badDatabase, """
-                PostgreSQL cloud \(displayName) has format version \(mark.version), newer than this cloudsync reads \
-                (up to \(PostgresCloudSchema.latestVersion)); upgrade cloudsync
+    /// The ladder's refusal of a foreign or newer cloud, as this backend words it.
+    static func cloudError(_ error: MigrationError, displayName: String) -> CloudError {
+        switch error {
+        case .foreignFile:
+            CloudError(.badDatabase,
+                       "PostgreSQL database \(displayName) holds a 'meta' table that is not a cloudsync cloud's; use another database or ?schema=")
+        case .newerFormat(_, _, let version, let supported):
+            CloudError(.badDatabase, """
+                PostgreSQL cloud \(displayName) has format version \(version), newer than this cloudsync reads \
+                (up to \(supported)); upgrade cloudsync
                 """)
         }
-        return mark.version == PostgresCloudSchema.latestVersion
     }
 }

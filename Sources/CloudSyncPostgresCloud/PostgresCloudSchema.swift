@@ -1,4 +1,4 @@
-import CloudSyncSQLite
+import CloudSyncCore
 
 /// The tables of a PostgreSQL cloud: the same tables as the embedded cloud's file
 /// (`SQLiteCloudSchema`), in PostgreSQL types.
@@ -12,20 +12,18 @@ enum PostgresCloudSchema {
     /// The format mark stored in `meta`.
     static let format = "cloudsync-cloud-postgres"
 
-    /// The ladder, in the shape of the SQLite files' `Migrator`: ordered steps of SQL, each
-    /// bringing the tables from the previous version to its own. New versions go at the end.
-    static let steps: [Migrator.Step] = [
-        Migrator.Step(version: 1, sql: version1),
-        Migrator.Step(version: 2, sql: version2),
-        Migrator.Step(version: 3, sql: version3),
-        Migrator.Step(version: 4, sql: version4),
-        Migrator.Step(version: 5, sql: version5),
-        Migrator.Step(version: 6, sql: version6),
-        Migrator.Step(version: 7, sql: version7),
+    /// The steps of `PostgresCloudMigrator.ladder` (Core's runner, which the SQLite files use
+    /// too): ordered steps of SQL, each bringing the tables from the previous version to its own.
+    /// New versions go at the end.
+    static let steps: [MigrationStep] = [
+        MigrationStep(version: 1, sql: version1),
+        MigrationStep(version: 2, sql: version2),
+        MigrationStep(version: 3, sql: version3),
+        MigrationStep(version: 4, sql: version4),
+        MigrationStep(version: 5, sql: version5),
+        MigrationStep(version: 6, sql: version6),
+        MigrationStep(version: 7, sql: version7),
     ]
-
-    /// The version this build writes.
-    static var latestVersion: Int64 { steps.last?.version ?? 0 }
 
     /// Version 7: revoked credentials kept as such (issue 26), as the file's version 10.
     static let version7 = """

@@ -1,5 +1,5 @@
 import CloudSyncCore
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncPostgres
 
 extension PostgresCloudStorage: CloudStorageChecking {

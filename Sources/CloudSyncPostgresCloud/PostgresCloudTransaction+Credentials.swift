@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncPostgres
 
 /// The credentials `cloudsync serve` checks (`credentials`, ladder versions 3, 5 and 7): token hashes and

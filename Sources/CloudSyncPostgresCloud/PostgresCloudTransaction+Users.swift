@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncPostgres
 
 /// The accounts' profiles (ladder version 6, as the file's version 9).

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 
 /// The LISTEN/NOTIFY channel of a device: `cloudsync_` and a 64-bit FNV-1a hash of the schema,
 /// container, account and device (channel names are at most 63 bytes). Two devices sharing a

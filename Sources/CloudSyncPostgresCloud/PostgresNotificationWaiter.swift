@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncPostgres
 
 /// A listener's sleep on a PostgreSQL cloud: its own connection LISTENs on the device's channel

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 /// The SQL of the embedded cloud's device registry and notification queues. Every method runs

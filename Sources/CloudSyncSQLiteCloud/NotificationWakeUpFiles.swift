@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 /// Key-value stores, subscriptions, the device registry and notification queues.

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 /// The credentials of `cloudsync serve` (versions 6, 8 and 10 of the cloud file).

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 extension SQLiteCloudTransaction {

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 /// Shares, their participants and the zones of shared databases in the embedded cloud's file.

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 /// The accounts' profiles (version 9 of the cloud file).

@@ -1,4 +1,5 @@
 import CloudSyncCore
+import CloudSyncService
 import CloudSyncSQLite
 
 /// The storage primitives of the embedded cloud, inside one transaction of its connection:

@@ -24,8 +24,9 @@ public enum KnownVersionsHint {
 
     @TaskLocal static var current: Box?
 
-    /// The versions the current fetch may leave hollow, if any.
-    static var known: (any KnownRecordVersions)? { current?.known }
+    /// The versions the current fetch may leave hollow, if any (read by the storages that leave
+    /// records hollow: the SQLite one).
+    public static var known: (any KnownRecordVersions)? { current?.known }
 
     /// Runs `body` (a `fetchZoneChanges`) with `known` as the hint. The caller must drop every
     /// changed record `known` holds: those may be hollow.

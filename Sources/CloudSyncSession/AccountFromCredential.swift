@@ -1,5 +1,5 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncCrypto
 import CloudSyncWebClient
@@ -12,8 +12,8 @@ import CloudSyncWebClient
 public enum AccountFromCredential {
     /// The resolver registered with `AccountResolution`.
     public static func resolve(_ settings: Settings, _ environment: [String: String]) -> (account: String, source: String)? {
-        guard case .http(let url)? = try? CloudLocator(parsing: settings.cloudURL) else { return nil }
-        let base = CommandContext.normalizedServerURL(url)
+        guard let locator = try? CloudLocator(parsing: settings.cloudURL), locator.isWebServicesServer else { return nil }
+        let base = CommandContext.normalizedServerURL(locator.url)
         guard let token = CommandContext.remoteToken(for: base, settings: settings, environment: environment) else { return nil }
         let source = "the token for \(base)"
         let loginPath = CommandContext.loginTokenPath(for: base, settings: settings)

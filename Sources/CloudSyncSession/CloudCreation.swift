@@ -1,5 +1,5 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 #if canImport(Glibc)
 import Glibc
@@ -66,7 +66,7 @@ public enum CloudCreation {
     /// How the command of `context` opens the cloud of `locator`; throws when it must not make
     /// the missing cloud of `locator`.
     static func check(_ locator: CloudLocator, context: CommandContext) throws -> Opening {
-        guard case .sqlite(let path) = locator, locator.isKnownAbsent else { return .cloud }
+        guard let path = locator.localPath, locator.isKnownAbsent else { return .cloud }
         let command = context.commandPath.joined(separator: " ")
         guard !command.isEmpty else { return .cloud }  // a context built by hand (tests, tools)
         let settings = context.settings

@@ -1,6 +1,7 @@
 import CloudSyncCLI
 import CloudSyncCore
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncDevice
 #if canImport(Glibc)
 import Glibc

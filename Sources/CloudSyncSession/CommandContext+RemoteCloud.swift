@@ -1,5 +1,6 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncCore
 import CloudSyncCrypto
 import CloudSyncWebClient
@@ -8,25 +9,18 @@ import Glibc
 #endif
 
 extension CommandContext {
-    /// Opens the cloud of `locator`: an `http://`/`https://` URL is `HTTPCloud` with the token of
-    /// `remoteToken(for:)` (and `$CLOUDSYNC_CA_FILE`, PEM certificates to trust for a server with
-    /// its own certificate); the others are opened by the locator.
+    /// Opens the cloud of `locator` with the backend registered for it, giving it this
+    /// invocation's clock, container, environment and server token (`remoteToken(for:)`).
     public func openCloud(_ locator: CloudLocator) throws -> any CloudService {
-        guard case .http(let url) = locator else {
-            let opened: Result<any CloudService, CloudError> = Result { () throws(CloudError) in try locator.open() }
-            if case .failure(let error) = opened, SQLiteCloud.isFileAccessFailure(error) {
-                throw CLIError.ioError(error.reason)  // a local file, not an unreachable cloud: 74
-            }
-            return try opened.get()
+        let request = CloudOpenRequest(defaultContainer: settings.container, environment: environment,
+                                       token: { [settings, environment] url in
+                                           Self.remoteToken(for: url, settings: settings, environment: environment)
+                                       })
+        let opened: Result<any CloudService, any Error> = Result { try locator.open(request) }
+        if case .failure(let error as CloudError) = opened, SQLiteCloud.isFileAccessFailure(error) {
+            throw CLIError.ioError(error.reason)  // a local file, not an unreachable cloud: 74
         }
-        let base = Self.normalizedServerURL(url)
-        let token = remoteToken(for: base)
-        if let token, !token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
-            throw CLIError.usage("the token for \(base) holds spaces or control characters; check CLOUDSYNC_TOKEN or the config file")
-        }
-        let caFile = environment["CLOUDSYNC_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return HTTPCloud(configuration: HTTPCloudConfiguration(baseURL: base, defaultContainer: settings.container,
-                                                               token: { _ in token }, caFile: caFile))
+        return try opened.get()
     }
 
     /// The token sent to a `cloudsync serve` at `url`: `$CLOUDSYNC_TOKEN`, else the config file's

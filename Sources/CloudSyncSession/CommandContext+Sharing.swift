@@ -1,5 +1,5 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `--owner OWNER` (issue 18): participants address a shared zone in the shared database by

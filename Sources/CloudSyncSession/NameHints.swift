@@ -1,5 +1,5 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// "Did you mean …?" for the names a newcomer mistypes that live in the cloud: zones, record
@@ -30,7 +30,7 @@ public enum NameHints {
     /// schema, so a typo would quietly become a new type or field.
     /// Not asked of a server (`http(s)://`): a save there must stay one request.
     public static func newNameWarnings(type: String, fields: [String], session: CloudSession) -> [String] {
-        if case .http? = try? CloudLocator(parsing: session.context.settings.cloudURL) { return [] }
+        if (try? CloudLocator(parsing: session.context.settings.cloudURL))?.isWebServicesServer == true { return [] }
         guard let schema = schema(session) else { return [] }
         guard let known = schema.recordType(named: type) else {
             guard let hint = Suggestions.didYouMean(type, among: Array(schema.recordTypes.keys)) else { return [] }

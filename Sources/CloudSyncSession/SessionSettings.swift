@@ -1,5 +1,5 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// The session layer's part of settings resolution, registered with the CLI kit at start.

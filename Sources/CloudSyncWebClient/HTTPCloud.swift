@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncWebProtocol
 import Synchronization
@@ -52,7 +52,7 @@ public final class HTTPCloud: CloudService, Sendable {
                                         maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile)
         } catch {
             switch error {
-            case .unreachable(let why): throw CloudError(.networkUnavailable, "cannot reach the cloud at \(CloudLocator.http(url: configuration.baseURL).displayURL): \(why)")
+            case .unreachable(let why): throw CloudError(.networkUnavailable, "cannot reach the cloud at \(CloudLocator.maskingPassword(configuration.baseURL)): \(why)")
             case .library: throw CloudError(.networkUnavailable, error.description)
             case .failed, .replyTooLarge: throw CloudError(.networkFailure, error.description)
             case .closedBeforeReply(_, let sent):

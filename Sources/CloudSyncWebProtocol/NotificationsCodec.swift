@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `tokens/create`, `tokens/register` and the long-poll extension `notifications/poll`.

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `records/modify`, `records/lookup`, `records/query` and `records/changes`: request and reply

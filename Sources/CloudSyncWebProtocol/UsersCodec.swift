@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// The user dictionaries of `users/caller`, `users/lookup/id` and `users/lookup/account`:

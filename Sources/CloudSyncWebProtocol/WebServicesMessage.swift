@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 
 /// One HTTP request as the handler sees it: what any server front end (libmicrohttpd, a test
 /// loopback server) hands over after reading it and authenticating the caller.

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `zones/list`, `zones/lookup`, `zones/modify`, `zones/changes` and `changes/database`.

@@ -7,7 +7,7 @@ import Testing
 /// CloudSyncSession, which registers what the kit cannot know (the `--cloud` URL's check).
 @Suite("The CLI kit knows no cloud")
 struct KitLayeringTests {
-    static let cloudModules = ["CloudSyncCloud", "CloudSyncDevice", "CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient", "CloudSyncCrypto",
+    static let cloudModules = ["CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncDevice", "CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient", "CloudSyncCrypto",
                                "CloudSyncSQLite", "CloudSyncPostgres", "CloudSyncPostgresCloud", "CloudSyncSession"]
 
     @Test func theKitTargetDependsOnCoreAlone() throws {

@@ -1,4 +1,5 @@
 import CloudSyncCLI
+import CloudSyncCommands
 import CloudSyncSession
 import Testing
 
@@ -201,9 +202,10 @@ import Testing
     }
 
     @Test func cloudURLsNeedAKnownScheme() throws {
-        // The URL check is the session layer's, registered at the composition root; register it
-        // here rather than depend on another test of this process having done so.
-        SessionSettings.registerChecks()
+        // The URL check is the session layer's and the forms are the backends', all registered at
+        // the composition root; register them here rather than depend on another test of this
+        // process having done so.
+        CommandTable.registerBackends()
         let home = TempDir()
         defer { home.remove() }
         for good in ["sqlite:///tmp/c.sqlite", "sqlite:rel/c.sqlite", "postgres://h/db", "postgresql://h/db",

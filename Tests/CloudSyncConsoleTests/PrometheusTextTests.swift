@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncConsole
 import CloudSyncHTTPServer
 import Testing

@@ -1,4 +1,5 @@
-@testable import CloudSyncCloud
+@testable import CloudSyncSQLiteCloud
+import CloudSyncService
 import CloudSyncCore
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
-import CloudSyncCloud
+import CloudSyncSQLiteCloud
+import CloudSyncService
 import CloudSyncCore
 import TestSupport
 import Testing
@@ -48,27 +49,6 @@ struct SQLiteCloudFileTests {
         let user = try reopened.account(named: "alice")
         let r = DatabaseRequest(container: "c", scope: .private, userRecordName: user.userRecordName, deviceID: "d")
         #expect(try reopened.fetchAllZones(in: r).map(\.zoneID.zoneName) == ["_defaultZone", "Z"])
-    }
-
-    @Test func locatorParsesURLs() throws {
-        #expect(try CloudLocator(parsing: "sqlite:///tmp/a%20b.sqlite") == .sqlite(path: "/tmp/a b.sqlite"))
-        #expect(try CloudLocator(parsing: "sqlite:rel/c.sqlite") == .sqlite(path: "rel/c.sqlite"))
-        #expect(try CloudLocator(parsing: "postgres://u@h/db") == .postgres(url: "postgres://u@h/db"))
-        #expect(try CloudLocator(parsing: "https://example/x") == .http(url: "https://example/x"))
-        for bad in ["", "sqlite://relative", "sqlite:", "/abs/c.sqlite", "cloud.sqlite", "garbage", "nope://x",
-                    "sqlite:///a\nb"] {
-            #expect(cloudError { _ = try CloudLocator(parsing: bad) }?.code == .invalidArguments, "\(bad)")
-        }
-    }
-
-    @Test func tokenCodecRoundTripsAndRejectsGarbage() throws {
-        let payload = TokenPayload(kind: .zone, epoch: 0xDEAD_BEEF_0102_0304, scopeID: 42, sequence: 1 << 40)
-        let text = ChangeTokenCodec.encode(payload)
-        #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
-        #expect(try ChangeTokenCodec.decode(text, expecting: .zone) == payload)
-        #expect(cloudError { _ = try ChangeTokenCodec.decode(text, expecting: .database) }?.code == .changeTokenExpired)
-        #expect(cloudError { _ = try ChangeTokenCodec.decode("AAAA", expecting: .zone) }?.code == .invalidArguments)
-        #expect(cloudError { _ = try ChangeTokenCodec.decode(String(text.dropLast(2)), expecting: .zone) }?.code == .invalidArguments)
     }
 }
 

@@ -1,4 +1,5 @@
-import CloudSyncCloud
+import CloudSyncSQLiteCloud
+import CloudSyncService
 import CloudSyncCore
 import Synchronization
 import TestSupport

@@ -1,3 +1,4 @@
+import CloudSyncCore
 import CloudSyncSQLite
 import Glibc
 import TestSupport

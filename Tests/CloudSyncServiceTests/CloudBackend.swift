@@ -1,6 +1,7 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncPostgresCloud
+import CloudSyncSQLiteCloud
 import Glibc
 import TestSupport
 
@@ -17,16 +18,33 @@ struct CloudBackend: CustomStringConvertible, Sendable {
     /// The backends every conformance case runs against.
     static let allCases: [CloudBackend] = [.sqlite, .memory, .postgres, .http]
 
+    /// Registers the backends the cases open by URL with `CloudLocator`, the same way the
+    /// executable's composition root registers its own: SQLite, PostgreSQL and the memory
+    /// storage (`memory:N`). Idempotent.
+    static func registerBackends() {
+        _ = registered
+    }
+
+    private static let registered: Bool = {
+        CloudLocator.register(SQLiteCloud.backend)
+        CloudLocator.register(PostgresCloud.backend)
+        CloudLocator.register(MemoryCloudStorage.backend)
+        return true
+    }()
+
+    /// Opens a location by its URL, as commands do.
+    static func openByURL(_ location: String, clock: @escaping CloudClock) throws -> any CloudService {
+        registerBackends()
+        return try CloudLocator(parsing: location).open(clock: clock)
+    }
+
     /// The embedded cloud: a new file in the test's folder, opened by its URL as commands do.
     static let sqlite = CloudBackend(name: "sqlite",
                                      freshLocation: { directory in "sqlite://" + directory.file("cloud.sqlite") },
-                                     open: { location, clock in try CloudLocator(parsing: location).open(clock: clock) })
+                                     open: openByURL)
 
     /// `ServiceCloud` over `MemoryCloudStorage`: the rules with a storage that has no SQL.
-    static let memory = CloudBackend(name: "memory", freshLocation: { _ in MemoryCloudStorage.fresh() },
-                                     open: { location, clock in
-                                         ServiceCloud(storage: try MemoryCloudStorage.named(location), clock: clock)
-                                     })
+    static let memory = CloudBackend(name: "memory", freshLocation: { _ in MemoryCloudStorage.fresh() }, open: openByURL)
 
     /// `PostgresCloud` on the test server (`CLOUDSYNC_TEST_POSTGRES_URL`, set by
     /// scripts/with-postgres): a fresh schema per case (`?schema=`). Without a server every case
@@ -39,7 +57,7 @@ struct CloudBackend: CustomStringConvertible, Sendable {
         _ = getentropy(&bytes, bytes.count)
         let schema = "t_" + bytes.map { String($0, radix: 16) }.joined()
         return base + (base.contains("?") ? "&" : "?") + "schema=" + schema
-    }, open: { location, clock in try PostgresCloud(url: location, clock: clock) })
+    }, open: openByURL)
 
     var description: String { name }
 
@@ -107,10 +125,4 @@ struct CloudFixture {
             if !page.moreComing { return (changed, deleted, page.token, pages) }
         }
     }
-}
-
-/// Runs `body` and returns the CloudError it throws, or nil.
-func cloudError(_ body: () throws -> Void) -> CloudError? {
-    do { try body() } catch let error as CloudError { return error } catch { return CloudError(.internalError, "\(error)") }
-    return nil
 }

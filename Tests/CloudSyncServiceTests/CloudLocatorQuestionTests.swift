@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import TestSupport
 import Testing
@@ -6,6 +6,8 @@ import Testing
 /// What commands ask a locator instead of matching on its backend.
 @Suite("Cloud locator: backend-neutral questions")
 struct CloudLocatorQuestionTests {
+    init() { CloudBackend.registerBackends() }
+
     @Test func embeddedFileAnswersWithItsPathAndFolder() throws {
         let locator = try CloudLocator(parsing: "sqlite:///srv/clouds/team.sqlite")
         #expect(locator.isEmbedded)
@@ -31,5 +33,18 @@ struct CloudLocatorQuestionTests {
         #expect(locator.isKnownAbsent)
         _ = try locator.open()
         #expect(!locator.isKnownAbsent)
+    }
+
+    @Test func locatorParsesURLs() throws {
+        #expect(try CloudLocator(parsing: "sqlite:///tmp/a%20b.sqlite")
+                == CloudLocator(backend: "sqlite", url: "sqlite:///tmp/a%20b.sqlite", localPath: "/tmp/a b.sqlite"))
+        #expect(try CloudLocator(parsing: "sqlite:rel/c.sqlite").localPath == "rel/c.sqlite")
+        #expect(try CloudLocator(parsing: "postgres://u@h/db") == CloudLocator(backend: "postgres", url: "postgres://u@h/db"))
+        #expect(try CloudLocator(parsing: "postgresql://u@h/db").backend == "postgres")
+        #expect(try CloudLocator(parsing: "memory:7").backend == "memory")
+        for bad in ["", "sqlite://relative", "sqlite:", "/abs/c.sqlite", "cloud.sqlite", "garbage", "nope://x",
+                    "sqlite:///a\nb"] {
+            #expect(cloudError { _ = try CloudLocator(parsing: bad) }?.code == .invalidArguments, "\(bad)")
+        }
     }
 }

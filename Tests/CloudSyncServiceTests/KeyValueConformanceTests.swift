@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 @Suite("Key-value store (conformance)")

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// The sharing primitives of `MemoryCloudStorage` (issue 18).

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import Synchronization
 
@@ -114,6 +114,12 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
     // MARK: Stores by name, so that a test can open the same store twice
 
     private static let stores = Mutex<(count: Int, byName: [String: MemoryCloudStorage])>((0, [:]))
+
+    /// The memory storage as `CloudLocator` opens it: `memory:N` from `fresh()`.
+    static let backend = CloudBackendRegistration(name: "memory", form: .url(prefixes: ["memory:"]), acceptedForms: nil) {
+        locator, request in
+        ServiceCloud(storage: try MemoryCloudStorage.named(locator.url), clock: request.clock)
+    }
 
     /// The location of a new, empty store.
     static func fresh() -> String {

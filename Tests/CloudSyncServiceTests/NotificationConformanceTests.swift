@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// Which changes reach which device. Alice has a laptop and a phone; the phone subscribes (and

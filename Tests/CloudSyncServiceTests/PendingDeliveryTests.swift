@@ -1,4 +1,4 @@
-@testable import CloudSyncCloud
+@testable import CloudSyncService
 import CloudSyncCore
 import TestSupport
 import Testing

@@ -1,7 +1,8 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncPostgresCloud
 import Glibc
+import TestSupport
 import Testing
 
 /// The connection pool of a PostgreSQL cloud (issue 28): transactions on different connections

@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// Keyset paging (issue 28): a continuation marker holds the sort key of the last record of its

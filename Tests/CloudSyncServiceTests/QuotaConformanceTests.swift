@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// What one account may store and register (issue 25, item 7), on every backend: the storage

@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// Environments, the declared schema and its enforcement, on every backend.

@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// The backend-neutral rules (`ServiceRules`) hold on every backend (issue 17, items 2, 5, 6, 7).

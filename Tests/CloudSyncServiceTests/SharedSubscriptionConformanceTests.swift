@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// Zone subscriptions in the shared database (issue 18 follow-up) on every backend: a zone is

@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// Zone sharing (issue 18) on every backend: the rules of `ServiceCloud+Sharing` and

@@ -1,5 +1,6 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
+import TestSupport
 import Testing
 
 /// What one account's subscriptions may cost everyone else (issue 25, items 2 and 4): the

@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// A `CloudService` that passes every call to `base`. Test doubles subclass it and override only

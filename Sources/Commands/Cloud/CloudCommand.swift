@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `cloudsync cloud create|check|copy`: the cloud's storage itself (format, counts, integrity; a whole

@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `cloudsync schema export|validate|import|diff|deploy|reset|init|show`: the container's schema

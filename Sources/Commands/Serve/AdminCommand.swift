@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `cloudsync admin add|list|remove`: the accounts that administer a container (schema import,

@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +11,7 @@ import Glibc
 enum CredentialStore {
     static func service(_ context: CommandContext) throws -> ServiceCloud {
         let locator = try CloudLocator(parsing: context.settings.cloudURL)
-        if case .http = locator {
+        if locator.isWebServicesServer {
             throw CLIError.usage("this command works on the cloud's store itself; give --cloud sqlite:///… or postgres://…, not a server URL")
         }
         guard let service = try context.openCloudAsAllowed(locator) as? ServiceCloud else {

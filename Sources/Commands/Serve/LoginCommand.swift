@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +27,7 @@ public enum LoginCommand {
         jsonOutput: ServeJSONOutput.login,
         run: { context, arguments in
             let url = arguments.argument("url") ?? ""
-            guard case .http? = try? CloudLocator(parsing: url) else {
+            guard (try? CloudLocator(parsing: url))?.isWebServicesServer == true else {
                 throw CLIError.usage("login takes a server URL, http://HOST:PORT or https://HOST:PORT; \(NameRules.quoted(url)) is not one")
             }
             var token: String?

@@ -1,9 +1,9 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncSession
+import CloudSyncService
 import CloudSyncConsole
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncSession
 import CloudSyncWebServer
 #if canImport(Glibc)
 import Glibc
@@ -113,7 +113,7 @@ public enum ServeCommand {
         if context.output.isJSON {
             // The cloud as given, but never a PostgreSQL password (stdout may land in a log).
             let locator = try CloudLocator(parsing: context.settings.cloudURL)
-            let shownCloud = if case .sqlite = locator { context.settings.cloudURL } else { locator.displayName }
+            let shownCloud = if locator.isEmbedded { context.settings.cloudURL } else { locator.displayName }
             context.output.json(.object([("url", .string(url)), ("cloud", .string(shownCloud))]))
         } else {
             context.output.line("listening on \(url)")

@@ -1,7 +1,7 @@
 import CloudSyncCLI
-import CloudSyncCloud
-import CloudSyncCore
 import CloudSyncSession
+import CloudSyncService
+import CloudSyncCore
 import CloudSyncWebProtocol
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `cloudsync share create|add|remove|accept|leave|delete|list` (issue 18): zone sharing with

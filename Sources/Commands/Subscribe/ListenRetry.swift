@@ -1,5 +1,5 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncDevice
 

@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// Runs the `--exec` command of `subscribe listen` once per notification: `/bin/sh -c COMMAND`

@@ -1,6 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 
 /// `whoami --set-name` and `whoami --discoverable` (issue 26): the account's display name and
