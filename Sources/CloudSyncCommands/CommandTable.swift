@@ -5,7 +5,7 @@ import CloudCommand
 import CloudSyncPostgresCloud
 import CloudSyncSQLiteCloud
 import CloudSyncService
-import CloudSyncWebServices
+import CloudSyncWebClient
 import FetchChangesCommand
 import KVCommand
 import KeysCommand

@@ -1,7 +1,7 @@
 import CloudSyncCLI
 import CloudSyncCore
 import CloudSyncService
-import CloudSyncWebServices
+import CloudSyncWebClient
 
 extension HTTPCloud {
     /// A `cloudsync serve` as `CloudLocator` opens it: `http://` and `https://` URLs, registered

@@ -48,7 +48,7 @@ struct WebLayeringTests {
 
     @Test func theHTTPServerKnowsNoCloudAndNoCloudKitErrorBody() throws {
         let folder = SettingsTableTests.packageFolder + "/Sources/CloudSyncHTTPServer"
-        let cloudModules = ["CloudSyncCloud", "CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient"]
+        let cloudModules = ["CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncWebProtocol", "CloudSyncWebServer", "CloudSyncWebClient"]
         #expect(Self.importers(of: cloudModules, in: folder).isEmpty)
         let found = ProcessSpawner.run("/bin/sh", ["-c", "grep -rlE 'serverErrorCode|ckErrorCode|TRY_AGAIN_LATER|BAD_REQUEST|notifications/poll' \"$1\" || true",
                                                    "sh", folder],

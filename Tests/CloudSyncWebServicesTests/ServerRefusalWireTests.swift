@@ -1,4 +1,5 @@
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncCore
 import CloudSyncHTTPServer
 import CloudSyncWebServer
