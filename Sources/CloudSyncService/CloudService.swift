@@ -8,6 +8,10 @@ import CloudSyncCore
 /// Every call names the database it works on and the caller (`DatabaseRequest`): the service
 /// enforces access rules, limits, change tags and schema itself, as a real server would.
 public protocol CloudService: AnyObject, Sendable {
+    /// What this cloud can do beyond the data calls (schema, sharing, users, administration).
+    /// A wrapper answers the capabilities of the cloud it wraps, with itself as `data`.
+    var capabilities: CloudCapabilities { get }
+
     /// Resolves the account with login `name`, creating it on first use.
     func account(named name: String) throws(CloudError) -> Account
 

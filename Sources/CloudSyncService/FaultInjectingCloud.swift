@@ -87,6 +87,10 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
         self.delay = delay
     }
 
+    /// The wrapped cloud's capabilities, with the data calls going through the faults; schema,
+    /// sharing and the user directory are forwarded unchanged.
+    public var capabilities: CloudCapabilities { base.capabilities.forwarded(through: self) }
+
     func log(_ operation: String) {
         guard let callLog else { return }
         let fd = open(callLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

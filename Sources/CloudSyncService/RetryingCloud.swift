@@ -68,6 +68,10 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
         self.onRetry = onRetry
     }
 
+    /// The wrapped cloud's capabilities, with the data calls retried; schema, sharing and the
+    /// user directory are forwarded unchanged (not retried).
+    public var capabilities: CloudCapabilities { base.capabilities.forwarded(through: self) }
+
     /// Sleeps with nanosleep.
     public static let systemSleep: @Sendable (Double) -> Void = { seconds in
         guard seconds > 0 else { return }

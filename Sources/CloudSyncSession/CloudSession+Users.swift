@@ -5,7 +5,7 @@ import CloudSyncCore
 extension CloudSession {
     /// The cloud's user directory (issue 26); a cloud without one is unavailable (69).
     public func users() throws -> any UserDirectoryService {
-        guard let service = unwrappedCloud as? any UserDirectoryService else {
+        guard let service = capabilities.users else {
             throw CLIError.unavailable("this cloud does not offer user look-up")
         }
         return service

@@ -17,14 +17,23 @@ public final class CloudSession: @unchecked Sendable {
     /// Retry-After, a rate limit) are retried a bounded number of times (`RetryPolicy.tryLater`)
     /// before a single-call command exits 75.
     public let cloud: any CloudService
+    /// The opened cloud (with the fault hooks, when set) without the busy-only retries: what
+    /// `retryingCloud` wraps instead, so that retries are never retried.
+    let opened: any CloudService
     /// The account of `--account`, resolved (created on first use) by the cloud.
     public let account: Account
 
-    init(context: CommandContext, cloud: any CloudService, account: Account) {
+    init(context: CommandContext, opened: any CloudService, cloud: any CloudService, account: Account) {
         self.context = context
+        self.opened = opened
         self.cloud = cloud
         self.account = account
     }
+
+    /// What the session's cloud can do beyond the data calls: schema administration, sharing,
+    /// the user directory (each nil when the cloud does not offer it), forwarded through the
+    /// fault hooks and the retries.
+    public var capabilities: CloudCapabilities { cloud.capabilities }
 
     /// The request for one database of the current container, as this device.
     public func request(_ scope: DatabaseScope) -> DatabaseRequest {
@@ -42,14 +51,8 @@ public final class CloudSession: @unchecked Sendable {
     /// sync engine talks to. It replaces the busy-only retries of `cloud` (no retries of retries).
     public var retryingCloud: any CloudService {
         context.memoized("cloudsync.retrying") {
-            RetryingCloud(wrapping: unwrappedCloud, onRetry: context.retryNotice()) as any CloudService
+            RetryingCloud(wrapping: opened, onRetry: context.retryNotice()) as any CloudService
         }
-    }
-
-    /// The opened cloud without the busy-only retries (for features of one backend type, such
-    /// as `SchemaService`).
-    public var unwrappedCloud: any CloudService {
-        (cloud as? RetryingCloud)?.base ?? cloud
     }
 }
 
@@ -70,9 +73,9 @@ extension CommandContext {
             do { plan = try FaultPlan(parsing: faults) } catch { throw CLIError.setting(error.reason) }
             cloud = FaultInjectingCloud(wrapping: cloud, plan: plan, callLog: callLog)
         }
-        cloud = RetryingCloud(wrapping: cloud, policy: .tryLater, onRetry: retryNotice())
-        let account = try cloud.account(named: settings.account)
-        return CloudSession(context: self, cloud: cloud, account: account)
+        let retrying = RetryingCloud(wrapping: cloud, policy: .tryLater, onRetry: retryNotice())
+        let account = try retrying.account(named: settings.account)
+        return CloudSession(context: self, opened: cloud, cloud: retrying, account: account)
     }
 
     /// Opens the cloud of `locator` as the cloud-file rule (`CloudCreation`) allows this

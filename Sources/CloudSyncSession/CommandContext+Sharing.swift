@@ -13,7 +13,7 @@ public enum SharedOwnerOption {
 extension CloudSession {
     /// The cloud's sharing calls; a cloud without them is unavailable (69).
     public func sharing() throws -> any SharingService {
-        guard let service = unwrappedCloud as? any SharingService else {
+        guard let service = capabilities.sharing else {
             throw CLIError.unavailable("this cloud does not offer sharing")
         }
         return service

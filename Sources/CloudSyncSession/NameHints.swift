@@ -15,7 +15,7 @@ public enum NameHints {
 
     /// The schema of the session's container and environment, nil when the cloud cannot say.
     public static func schema(_ session: CloudSession) -> CloudSchema? {
-        guard let service = session.unwrappedCloud as? any SchemaService else { return nil }
+        guard let service = session.capabilities.schema else { return nil }
         let settings = session.context.settings
         return try? service.schema(container: settings.container, environment: settings.environment)
     }

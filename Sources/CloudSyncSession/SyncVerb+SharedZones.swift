@@ -27,7 +27,7 @@ extension SyncVerb {
     func syncSharedZones(_ context: CommandContext, session: CloudSession, store: DeviceStore, options: SyncOptions,
                          forceData: Bool) throws -> SyncReport {
         var total = SyncReport()
-        guard let sharing = session.unwrappedCloud as? any SharingService else { return total }
+        guard let sharing = session.capabilities.sharing else { return total }
         let container = context.settings.container
         var owners: [String: String] = [:]
         for line in (try store.syncState(container: container, SyncVerb.sharedOwnersKey) ?? "").split(separator: "\n") {

@@ -7,7 +7,7 @@ import CloudSyncWebProtocol
 /// (`accept`, `leave`, and `list` of accepted shares) through the shared path.
 extension WebServicesCall {
     func sharesReply(to body: JSONValue, in database: DatabaseRequest) throws(CloudError) -> JSONValue {
-        guard let sharing = service as? any SharingService else {
+        guard let sharing = service.capabilities.sharing else {
             throw CloudError(.serviceUnavailable, "this cloud does not offer sharing")
         }
         _ = try JSONFields.object(body, "the request")

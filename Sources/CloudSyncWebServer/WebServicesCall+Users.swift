@@ -8,7 +8,7 @@ import CloudSyncWebProtocol
 /// own profile, or answer what the directory lets anyone learn (`UserDirectoryService`).
 extension WebServicesCall {
     func usersReply(to body: JSONValue) throws(CloudError) -> JSONValue {
-        guard let directory = service as? any UserDirectoryService else {
+        guard let directory = service.capabilities.users else {
             throw CloudError(.serviceUnavailable, "this cloud does not offer user look-up")
         }
         switch path.endpoint {

@@ -165,7 +165,7 @@ struct WebServicesCall {
     /// or an account the container names: `ServiceCloud+Administrators`), and go through the
     /// private database. Import and reset name the development environment in their path.
     func schemaReply(to body: JSONValue) throws(CloudError) -> JSONValue {
-        guard let schemas = service as? any SchemaService else {
+        guard let schemas = service.capabilities.schema else {
             throw CloudError(.serviceUnavailable, "this cloud does not offer schema administration")
         }
         _ = try JSONFields.object(body, "the request")

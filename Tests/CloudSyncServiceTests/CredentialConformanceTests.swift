@@ -10,7 +10,7 @@ struct CredentialConformanceTests {
     @Test(arguments: [CloudBackend.sqlite, .memory, .postgres])
     func tokensAreStoredHashedCheckedAndRevoked(_ backend: CloudBackend) throws {
         let f = try backend.make()
-        let service = try #require(f.cloud as? ServiceCloud)
+        let service = try #require(f.cloud.capabilities.admin)
         let (row, token) = try service.createToken(account: "alice")
         #expect(row.secret == ServiceCloud.tokenHash(token) && row.secret != token)
         #expect(row.lastUsed == nil)
@@ -43,7 +43,7 @@ struct CredentialConformanceTests {
         #expect(try service.check(apiToken: apiToken) == .revoked)
         #expect(try service.authenticate(apiToken: apiToken) == nil)
         // Another process over the same store sees the same credentials.
-        let again = try #require(try backend.reopen(f) as? ServiceCloud)
+        let again = try #require(try backend.reopen(f).capabilities.admin)
         #expect(try again.credentials().isEmpty, "revoked credentials are not listed")
         #expect(try again.check(token: token) == .revoked)
     }

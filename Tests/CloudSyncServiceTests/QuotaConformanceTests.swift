@@ -10,7 +10,7 @@ import Testing
 struct QuotaConformanceTests {
     /// The service behind the fixture's cloud: the cloud itself, or the HTTP test server's.
     func service(_ f: CloudFixture) throws -> ServiceCloud {
-        if let service = f.cloud as? ServiceCloud { return service }
+        if let service = f.cloud.capabilities.admin { return service }
         return try #require(HTTPTestServers.entries.withLock { $0[f.location] }?.service)
     }
 

@@ -21,7 +21,7 @@ struct SchemaConformanceTests {
     let admin = Caller.holdingStore(HTTPTestServers.adminAccount)
 
     func schemaService(_ f: CloudFixture) throws -> any SchemaService {
-        try #require(f.cloud as? any SchemaService)
+        try #require(f.cloud.capabilities.schema)
     }
 
     func production(_ request: DatabaseRequest) -> DatabaseRequest {
@@ -54,7 +54,7 @@ struct SchemaConformanceTests {
         #expect(try service.schema(container: f.container, environment: .production) == CloudSchema())
         #expect(try service.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin).isAllowed)
         // A reopened service (another process) reads the same schemas.
-        let again = try #require(try backend.reopen(f) as? any SchemaService)
+        let again = try #require(try backend.reopen(f).capabilities.schema)
         #expect(try again.schema(container: f.container, environment: .production) == schema)
         // Removing a field cannot deploy, and production stays.
         var smaller = schema

@@ -34,7 +34,7 @@ struct SubscriptionBoundsConformanceTests {
     func productionQuerySubscriptionsObeyTheProductionSchema(_ backend: CloudBackend) throws {
         let f = try backend.make()
         let admin = Caller.holdingStore(HTTPTestServers.adminAccount)
-        let schemas = try #require(f.cloud as? any SchemaService)
+        let schemas = try #require(f.cloud.capabilities.schema)
         _ = try schemas.importSchema(try SchemaParser.parse(Self.schema), container: f.container, dryRun: false, by: admin)
         _ = try schemas.deploySchema(container: f.container, dryRun: false, allowWiderGrants: false, by: admin)
         for scope in [DatabaseScope.private, .public] {

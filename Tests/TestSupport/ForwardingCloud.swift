@@ -8,6 +8,8 @@ open class ForwardingCloud: CloudService, @unchecked Sendable {
 
     public init(base: any CloudService) { self.base = base }
 
+    open var capabilities: CloudCapabilities { base.capabilities.forwarded(through: self) }
+
     open func account(named name: String) throws(CloudError) -> Account { try base.account(named: name) }
     open func saveZones(_ zones: [ZoneSpec], in d: DatabaseRequest) throws(CloudError) -> [ZoneInfo] { try base.saveZones(zones, in: d) }
     open func fetchAllZones(in d: DatabaseRequest) throws(CloudError) -> [ZoneInfo] { try base.fetchAllZones(in: d) }

@@ -41,7 +41,7 @@ public enum SchemaCommand {
     /// The schema service of the session's cloud.
     static func service(_ context: CommandContext) throws -> any SchemaService {
         let session = try context.session()
-        guard let service = session.unwrappedCloud as? any SchemaService else {
+        guard let service = session.capabilities.schema else {
             // Every backend offers it (an http(s):// cloud through the server's schema calls), so
             // the refusal names no other backend to use.
             throw CLIError.unavailable("this cloud does not offer schema administration")

@@ -14,7 +14,7 @@ enum CredentialStore {
         if locator.isWebServicesServer {
             throw CLIError.usage("this command works on the cloud's store itself; give --cloud sqlite:///… or postgres://…, not a server URL")
         }
-        guard let service = try context.openCloudAsAllowed(locator) as? ServiceCloud else {
+        guard let service = try context.openCloudAsAllowed(locator).capabilities.admin else {
             throw CLIError.usage("the cloud \(locator.displayName) keeps no credentials")
         }
         return service
