@@ -64,14 +64,7 @@ extension SyncVerb {
                     zone \(id.zoneID.zoneName) of \(login) is no longer shared with you: your change to \(id.recordName) was dropped
                     """)
             }
-            total.savedRecords += report.savedRecords
-            total.deletedRecords += report.deletedRecords
-            total.pulledChanges += report.pulledChanges
-            total.pulledDeletions += report.pulledDeletions
-            total.conflicts += report.conflicts
-            total.failures.merge(report.failures) { first, _ in first }
-            total.pendingAfter += report.pendingAfter
-            total.epochChanged = total.epochChanged || report.epochChanged
+            total.absorb(report)
         }
         let remembered = current.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n")
         try store.setSyncState(container: container, SyncVerb.sharedOwnersKey, remembered)

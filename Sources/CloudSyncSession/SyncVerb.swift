@@ -154,14 +154,7 @@ public struct SyncVerb {
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
         var report = try synchronizer.sync { progress in bar.show(progress) }
         if try store.syncState(container: container, SyncVerb.sharedZonesKey) == "on" {
-            let shared = try syncSharedZones(context, session: session, store: store, options: options, forceData: forceData)
-            report.savedRecords += shared.savedRecords
-            report.deletedRecords += shared.deletedRecords
-            report.pulledChanges += shared.pulledChanges
-            report.pulledDeletions += shared.pulledDeletions
-            report.conflicts += shared.conflicts
-            report.failures.merge(shared.failures) { first, _ in first }
-            report.pendingAfter += shared.pendingAfter
+            report.absorb(try syncSharedZones(context, session: session, store: store, options: options, forceData: forceData))
         }
         bar.finish()
         SyncVerb.print(report, context, turnedOn: turnedOn)
