@@ -196,7 +196,7 @@ public enum SchemaCommand {
             for record in try session.deviceStore().localRecords(container: container, type: nil) {
                 var type = schema.recordType(named: record.recordType) ?? RecordTypeSchema(name: record.recordType)
                 for (name, value) in record.fields where type.field(named: name) == nil {
-                    type.setField(FieldSchema(name: name, type: SchemaFieldType(storedTypeOf: value)))
+                    type.setField(FieldSchema(name: name, type: SchemaFieldType(stored: value.typeName)))
                 }
                 schema.setRecordType(type)
             }
@@ -241,24 +241,5 @@ public enum SchemaCommand {
         } else {
             context.output.line(.text(diff.summary))
         }
-    }
-}
-
-extension SchemaFieldType {
-    /// The schema type of a field holding `value`.
-    init(storedTypeOf value: FieldValue) {
-        let stored = value.typeName
-        let primitive: SchemaPrimitiveType = switch stored.element {
-        case .asset: .asset
-        case .bytes: .bytes
-        case .double: .double
-        case .int64: .int64
-        case .location: .location
-        case .reference: .reference
-        case .string: .string
-        case .timestamp: .timestamp
-        case .encryptedBytes: .encryptedBytes
-        }
-        self.init(primitive, isList: stored.isList)
     }
 }
