@@ -1,68 +1,19 @@
-import COpenSSL
-
-/// ChaCha20-Poly1305 authenticated encryption (RFC 8439) through libcrypto (loaded on first use,
-/// see `LibCrypto`), with a 96-bit nonce and a 128-bit tag: the AEAD of HPKE's aead_id 0x0003.
+/// ChaCha20-Poly1305 authenticated encryption (RFC 8439) through libcrypto, with a 96-bit nonce
+/// and a 128-bit tag: the AEAD of HPKE's aead_id 0x0003 (the shared `AEAD` helper with the
+/// ChaCha20-Poly1305 cipher).
 public enum ChaChaPoly {
-    public static let keySize = 32
-    public static let nonceSize = 12
-    public static let tagSize = 16
+    public static let keySize = AEAD.keySize
+    public static let nonceSize = AEAD.nonceSize
+    public static let tagSize = AEAD.tagSize
 
     /// Encrypts `plaintext`; returns ciphertext followed by the tag.
     public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        guard key.count == keySize, nonce.count == nonceSize else { throw .library("ChaCha20-Poly1305 needs a 32-byte key and 12-byte nonce") }
-        guard plaintext.count <= Int(Int32.max) - tagSize, aad.count <= Int(Int32.max) else { throw .library("ChaCha20-Poly1305 input too long") }
-        let crypto = try LibCrypto.shared()
-        guard let ctx = crypto.cipherContextNew() else { throw .library("EVP_CIPHER_CTX_new") }
-        defer { crypto.cipherContextFree(ctx) }
-        var out = [UInt8](repeating: 0, count: plaintext.count + tagSize)
-        var length: Int32 = 0
-        var ok = crypto.encryptInit(ctx, crypto.chacha20Poly1305(), nil, nil, nil)
-        ok &= crypto.cipherControl(ctx, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonceSize), nil)
-        ok &= crypto.encryptInit(ctx, nil, nil, key, nonce)
-        if !aad.isEmpty { ok &= crypto.encryptUpdate(ctx, nil, &length, aad, Int32(aad.count)) }
-        var written: Int32 = 0
-        if !plaintext.isEmpty {
-            ok &= out.withUnsafeMutableBufferPointer { crypto.encryptUpdate(ctx, $0.baseAddress, &written, plaintext, Int32(plaintext.count)) }
-        }
-        var final: Int32 = 0
-        ok &= out.withUnsafeMutableBufferPointer { crypto.encryptFinal(ctx, $0.baseAddress! + Int(written), &final) }
-        ok &= out.withUnsafeMutableBufferPointer {
-            crypto.cipherControl(ctx, EVP_CTRL_AEAD_GET_TAG, Int32(tagSize), $0.baseAddress! + plaintext.count)
-        }
-        guard ok == 1 else { throw .library("ChaCha20-Poly1305 encryption failed") }
-        return out
+        try AEAD.seal(.chacha20Poly1305, plaintext, key: key, nonce: nonce, aad: aad)
     }
 
     /// Decrypts ciphertext-and-tag; throws `authenticationFailed` when anything was altered
     /// (and returns no part of the plaintext).
     public static func open(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
-        guard key.count == keySize, nonce.count == nonceSize else { throw .library("ChaCha20-Poly1305 needs a 32-byte key and 12-byte nonce") }
-        guard sealed.count >= tagSize else { throw .malformed("shorter than the tag") }
-        guard sealed.count <= Int(Int32.max), aad.count <= Int(Int32.max) else { throw .library("ChaCha20-Poly1305 input too long") }
-        let crypto = try LibCrypto.shared()
-        guard let ctx = crypto.cipherContextNew() else { throw .library("EVP_CIPHER_CTX_new") }
-        defer { crypto.cipherContextFree(ctx) }
-        let body = Array(sealed[0..<(sealed.count - tagSize)])
-        var tag = Array(sealed[(sealed.count - tagSize)...])
-        var out = [UInt8](repeating: 0, count: max(body.count, 1))
-        var length: Int32 = 0
-        var ok = crypto.decryptInit(ctx, crypto.chacha20Poly1305(), nil, nil, nil)
-        ok &= crypto.cipherControl(ctx, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonceSize), nil)
-        ok &= crypto.decryptInit(ctx, nil, nil, key, nonce)
-        if !aad.isEmpty { ok &= crypto.decryptUpdate(ctx, nil, &length, aad, Int32(aad.count)) }
-        var written: Int32 = 0
-        if !body.isEmpty {
-            ok &= out.withUnsafeMutableBufferPointer { crypto.decryptUpdate(ctx, $0.baseAddress, &written, body, Int32(body.count)) }
-        }
-        ok &= tag.withUnsafeMutableBufferPointer { crypto.cipherControl(ctx, EVP_CTRL_AEAD_SET_TAG, Int32(tagSize), $0.baseAddress) }
-        guard ok == 1 else { throw .library("ChaCha20-Poly1305 decryption setup failed") }
-        var final: Int32 = 0
-        let verified = out.withUnsafeMutableBufferPointer { crypto.decryptFinal(ctx, $0.baseAddress! + Int(written), &final) }
-        guard verified == 1 else {
-            // Wipe what was decrypted before the tag was checked: none of it may escape.
-            for index in out.indices { out[index] = 0 }
-            throw .authenticationFailed
-        }
-        return Array(out[0..<body.count])
+        try AEAD.open(.chacha20Poly1305, sealed, key: key, nonce: nonce, aad: aad)
     }
 }
