@@ -130,7 +130,7 @@ extension CommandContext {
 
     /// Parses `--database` (default `private`).
     public func databaseScope(_ arguments: ParsedArguments, default scope: DatabaseScope = .private) throws -> DatabaseScope {
-        guard let text = arguments.value("database") else { return scope }
+        guard let text = arguments.value(ifDeclared: "database") else { return scope }
         guard let parsed = DatabaseScope(argument: text) else {
             throw CLIError.usage("unknown database '\(text)'; use private, shared or public")
         }

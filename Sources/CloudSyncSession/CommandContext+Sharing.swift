@@ -45,7 +45,7 @@ extension CommandContext {
                                 ownerRequired: Bool = false) throws -> DatabaseRequest {
         let scope = try databaseScope(arguments, default: scope)
         let request = session.request(scope)
-        guard let owner = arguments.value("owner") else {
+        guard let owner = arguments.value(ifDeclared: "owner") else {
             if ownerRequired && scope == .shared {
                 throw CLIError.usage("the shared database holds the zones other accounts share with you: name the zone's owner with --owner OWNER")
             }

@@ -68,6 +68,7 @@ struct Invocation {
             return reporter.report(error, usage: usageContext(path))
         }
         let arguments = parsed.parsedArguments(bound: bound, path: path.map(\.name))
+            .declaring(options: root.options + path.flatMap(\.options), arguments: leaf.arguments)
         let settings: Settings
         do {
             settings = try resolveSettings(arguments)

@@ -36,11 +36,14 @@ public struct SettingsOverrides: Sendable, Hashable {
         self.noColor = noColor
     }
 
+    /// The global options of `parsed`; a command table whose root lacks one (a test's) leaves it unset.
     init(_ parsed: ParsedArguments) {
-        self.init(account: parsed.value("account"), device: parsed.value("device"),
-                  container: parsed.value("container"), cloud: parsed.value("cloud"), home: parsed.value("home"),
-                  json: parsed.flag("json"), quiet: parsed.flag("quiet"), noColor: parsed.flag("no-color"),
-                  environment: parsed.value("environment"))
+        func value(_ name: String) -> String? { parsed.declares(name) ? parsed.value(name) : nil }
+        func flag(_ name: String) -> Bool { parsed.declares(name) && parsed.flag(name) }
+        self.init(account: value("account"), device: value("device"),
+                  container: value("container"), cloud: value("cloud"), home: value("home"),
+                  json: flag("json"), quiet: flag("quiet"), noColor: flag("no-color"),
+                  environment: value("environment"))
     }
 }
 

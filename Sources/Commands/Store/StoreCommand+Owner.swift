@@ -11,7 +11,7 @@ extension StoreCommand {
 
     /// The device's own local store, or with `--owner` the one of that owner's shared zones.
     static func localStore(_ context: CommandContext, _ arguments: ParsedArguments) throws -> DeviceStore {
-        guard let owner = arguments.value("owner") else { return try context.deviceStore() }
+        guard let owner = arguments.value(ifDeclared: "owner") else { return try context.deviceStore() }
         guard !owner.isEmpty, owner != context.settings.account else {
             throw CLIError.usage("--owner names another account whose shared zones this device syncs")
         }
@@ -22,7 +22,7 @@ extension StoreCommand {
     /// key, which is not shared with participants. A record of `--owner`'s store holding one is
     /// refused with one line (77) rather than shown as ciphertext.
     static func requireReadable(_ fields: [String: FieldValue], record: String, _ arguments: ParsedArguments) throws {
-        guard let owner = arguments.value("owner") else { return }
+        guard let owner = arguments.value(ifDeclared: "owner") else { return }
         for name in fields.keys.sorted() {
             guard case .encryptedBytes = fields[name] else { continue }
             throw CloudError(.permissionFailure, """

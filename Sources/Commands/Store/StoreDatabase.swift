@@ -17,7 +17,7 @@ enum StoreDatabase {
     /// database is reached through `--owner OWNER` (the local store of that owner's shared
     /// zones), so `--database shared` needs it.
     static func isPublic(_ context: CommandContext, _ arguments: ParsedArguments) throws -> Bool {
-        let owner = arguments.value("owner")
+        let owner = arguments.value(ifDeclared: "owner")
         switch try context.databaseScope(arguments) {
         case .private: return false
         case .public:
@@ -40,8 +40,8 @@ enum StoreDatabase {
     /// The zone of `--zone`, or the store's default zone: the public database has only
     /// `_defaultZone`, so the public store takes no other (64).
     static func zone(_ context: CommandContext, _ arguments: ParsedArguments) throws -> String {
-        guard try isPublic(context, arguments) else { return arguments.value("zone") ?? LocalStoreDefaults.zoneName }
-        let zone = arguments.value("zone") ?? ZoneID.defaultZoneName
+        guard try isPublic(context, arguments) else { return arguments.value(ifDeclared: "zone") ?? LocalStoreDefaults.zoneName }
+        let zone = arguments.value(ifDeclared: "zone") ?? ZoneID.defaultZoneName
         guard zone == ZoneID.defaultZoneName else {
             throw CLIError.usage("the public database has only the zone \(ZoneID.defaultZoneName), not '\(zone)'")
         }
