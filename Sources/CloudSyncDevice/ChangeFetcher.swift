@@ -283,17 +283,12 @@ public struct ChangeFetcher {
     }
 
     /// One page of a zone's changes. With versions of this zone pushed by the same sync, the
-    /// cloud may send those back hollow (`KnownVersionsHint`): `withoutPushedVersions` drops
+    /// cloud may send those back hollow (`holding:`): `withoutPushedVersions` drops
     /// them all before anything is applied.
     func fetchZonePage(_ zoneID: ZoneID, since token: ServerChangeToken?) throws(CloudError) -> ZoneChanges {
-        guard let pushed, pushed.count(zone: zoneID.zoneName) > 0 else {
-            return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
-                                              in: request.owned(by: zoneID.ownerRecordName))
-        }
-        return try KnownVersionsHint.whileFetching(pushed) { () throws(CloudError) in
-            try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize,
-                                       in: request.owned(by: zoneID.ownerRecordName))
-        }
+        let known: (any KnownRecordVersions)? = pushed.flatMap { $0.count(zone: zoneID.zoneName) > 0 ? $0 : nil }
+        return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, holding: known,
+                                          in: request.owned(by: zoneID.ownerRecordName))
     }
 
     /// Starts fetching the page after `token` on another thread. It touches only the cloud (a

@@ -7,8 +7,8 @@ import CloudSyncService
 /// cached as the local store's base, over local fields that are that version (or newer, and
 /// pending), so applying it again would change nothing and is skipped.
 ///
-/// The fetcher hands these to the cloud as a `KnownVersionsHint`, so the embedded cloud does not
-/// even decode their fields.
+/// The fetcher hands these to the cloud (`fetchZoneChanges(…holding:…)`), so the embedded cloud
+/// does not even decode their fields.
 ///
 /// Only sound while the base the push wrote is still there: whoever drops a zone's base
 /// (`ChangeFetcher` on a deleted, expired or replaced zone, `Synchronizer.recreateZone`) calls

@@ -118,9 +118,9 @@ extension PostgresCloudTransaction {
                 [.int64(dbID), .int64(zone.id), .text(target)]).rows.map { try $0.text(0) }
     }
 
-    /// Reads one row past `limit` to tell `moreComing`.
-    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
-                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool) {
+    /// Reads one row past `limit` to tell `moreComing`. Every row comes whole (`known` unused).
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64, limit: Int,
+                       holding known: (any KnownRecordVersions)?) throws -> (records: [StoredRecord], moreComing: Bool) {
         let rows = try run("""
             SELECT \(Self.recordColumns) FROM records
             WHERE db_id=$1 AND zone_id=$2 AND seq>$3 ORDER BY seq LIMIT $4

@@ -10,7 +10,7 @@ extension SQLiteCloudTransaction {
         """
 
     /// `keepingText`: also keep the fields column's text (for fetched changes). `hollow`: leave
-    /// the fields out (a version the fetching caller holds, see `KnownVersionsHint`).
+    /// the fields out (a version the fetching caller holds, see `CloudService.fetchZoneChanges`).
     func decodeRow(_ row: Statement, zoneID: ZoneID, keepingText: Bool = false, hollow: Bool = false) throws -> StoredRecord {
         let recordID = RecordID(recordName: row.string(0), zoneID: zoneID)
         let deleted = row.bool(11)
@@ -90,8 +90,8 @@ extension SQLiteCloudTransaction {
     }
 
     /// Steps one row past `limit` without decoding it, to tell `moreComing`.
-    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
-                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool) {
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64, limit: Int,
+                       holding known: (any KnownRecordVersions)?) throws -> (records: [StoredRecord], moreComing: Bool) {
         let statement = try connection.prepare("""
             SELECT \(Self.recordColumns) FROM records
             WHERE db_id=? AND zone_id=? AND seq>? ORDER BY seq LIMIT ?
@@ -99,7 +99,6 @@ extension SQLiteCloudTransaction {
         try statement.bind([dbID, zone.id, since, Int64(limit + 1)])
         defer { statement.reset() }
         var records: [StoredRecord] = []
-        let known = KnownVersionsHint.known
         while try statement.step() {
             if records.count == limit { return (records, true) }
             let hollow = known.map { !statement.bool(11) && $0.holds(zone: zoneID.zoneName, name: statement.string(0),

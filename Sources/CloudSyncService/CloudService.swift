@@ -34,9 +34,13 @@ public protocol CloudService: AnyObject, Sendable {
     /// Zones changed or deleted since `token` (nil: since the beginning), at most `limit`.
     func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int,
                               in database: DatabaseRequest) throws(CloudError) -> DatabaseChanges
-    /// Records changed or deleted in a zone since `token`, at most `limit` per page.
+    /// Records changed or deleted in a zone since `token`, at most `limit` per page. `known`:
+    /// the versions the caller already holds (a sync's own pushed versions, issue 16): a changed
+    /// record it holds at that change tag may come back hollow (system fields and tag, no fields,
+    /// no `encodedFields` text), so the caller must drop every such record unread. The embedded
+    /// cloud then skips decoding their fields; other backends send them whole.
     func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
-                          in database: DatabaseRequest) throws(CloudError) -> ZoneChanges
+                          holding known: (any KnownRecordVersions)?, in database: DatabaseRequest) throws(CloudError) -> ZoneChanges
 
     // MARK: Assets
 
@@ -81,6 +85,12 @@ public protocol CloudService: AnyObject, Sendable {
 }
 
 extension CloudService {
+    /// Records changed or deleted in a zone since `token`, every one whole.
+    public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
+                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        try fetchZoneChanges(zoneName, since: token, limit: limit, holding: nil, in: database)
+    }
+
     /// The contents of an asset of a private or public database (no record needed there).
     public func fetchAsset(_ reference: AssetReference, in database: DatabaseRequest) throws(CloudError) -> [UInt8] {
         try fetchAsset(reference, of: nil, in: database)

@@ -110,9 +110,10 @@ public protocol CloudStorageTransaction {
     /// The records holding a DELETE_SELF edge to `target`.
     func referenceSources(to target: String, zone: ZoneRow, dbID: Int64) throws -> [String]
     /// Record rows changed after zone sequence `since`, in sequence order, at most `limit`,
-    /// each with its stored fields text; `moreComing` when a further row exists.
-    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
-                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool)
+    /// each with its stored fields text; `moreComing` when a further row exists. A live row
+    /// `known` holds at its change tag may come back hollow (see `CloudService.fetchZoneChanges`).
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64, limit: Int,
+                       holding known: (any KnownRecordVersions)?) throws -> (records: [StoredRecord], moreComing: Bool)
     /// Visits the live records of `recordType` in a zone (a query's scan) until `visit` returns
     /// false: in `order`, starting strictly after its cursor, or in no particular order when nil.
     func scanRecords(ofType recordType: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID,

@@ -168,9 +168,9 @@ public final class FaultInjectingCloud: CloudService, @unchecked Sendable {
     }
 
     public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
-                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+                                 holding known: (any KnownRecordVersions)?, in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
         try enter("fetchZoneChanges")
-        return try base.fetchZoneChanges(zoneName, since: token, limit: limit, in: database)
+        return try base.fetchZoneChanges(zoneName, since: token, limit: limit, holding: known, in: database)
     }
 
     public func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference] {

@@ -134,8 +134,10 @@ public final class RetryingCloud: CloudService, @unchecked Sendable {
     }
 
     public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
-                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
-        try retrying { () throws(CloudError) in try base.fetchZoneChanges(zoneName, since: token, limit: limit, in: database) }
+                                 holding known: (any KnownRecordVersions)?, in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        try retrying { () throws(CloudError) in
+            try base.fetchZoneChanges(zoneName, since: token, limit: limit, holding: known, in: database)
+        }
     }
 
     public func uploadAssets(_ contents: [[UInt8]], in database: DatabaseRequest) throws(CloudError) -> [AssetReference] {

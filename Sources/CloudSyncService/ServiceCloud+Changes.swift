@@ -55,7 +55,7 @@ extension ServiceCloud {
     }
 
     public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
-                                 in request: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+                                 holding known: (any KnownRecordVersions)?, in request: DatabaseRequest) throws(CloudError) -> ZoneChanges {
         guard request.scope != .public else {
             throw CloudError(.invalidArguments, "the public database does not support change tracking; query it instead")
         }
@@ -66,7 +66,7 @@ extension ServiceCloud {
         if request.scope == .shared {
             let shared = try sharedRequest(request, owners: [])
             try read { tx in try requireSharedRead(shared, zoneName: zoneName, tx) }
-            return try fetchZoneChanges(zoneName, since: token, limit: limit, in: shared.ownerView)
+            return try fetchZoneChanges(zoneName, since: token, limit: limit, holding: known, in: shared.ownerView)
         }
         let payload: TokenPayload?
         if let token { payload = try ChangeTokenCodec.decode(token.rawValue, expecting: .zone) } else { payload = nil }
@@ -94,7 +94,7 @@ extension ServiceCloud {
             }
             let zoneID = request.zoneID(zone.name)
             let (rows, moreComing) = try tx.recordChanges(zone: zone, dbID: db.id, zoneID: zoneID, since: since,
-                                                          limit: pageSize)
+                                                          limit: pageSize, holding: known)
             var changed: [Record] = []
             var encodedFields: [String?] = []
             var deleted: [RecordDeletion] = []

@@ -206,8 +206,9 @@ public final class HTTPCloud: CloudService, Sendable {
         try ZonesCodec.decodeChangesReply(try call(.changesDatabase, ZonesCodec.encodeChangesRequest(since: token, limit: limit), in: database))
     }
 
+    /// The server sends every record whole (`known` is not sent).
     public func fetchZoneChanges(_ zoneName: String, since token: ServerChangeToken?, limit: Int,
-                                 in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+                                 holding known: (any KnownRecordVersions)?, in database: DatabaseRequest) throws(CloudError) -> ZoneChanges {
         let body = RecordsCodec.encodeChanges(zoneID: database.zoneID(zoneName), since: token, limit: limit)
         let reply = try send(.recordsChanges, container: database.container, environment: database.environment,
                              scope: database.scope, account: try accountName(database.userRecordName),

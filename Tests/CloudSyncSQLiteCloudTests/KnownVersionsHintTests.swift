@@ -4,8 +4,8 @@ import CloudSyncCore
 import TestSupport
 import Testing
 
-/// `KnownVersionsHint` (issue 16): the embedded cloud leaves the versions the caller holds
-/// hollow (fields not decoded) and changes nothing else of the page.
+/// The versions a caller holds, passed to `fetchZoneChanges(…holding:…)` (issue 16): the embedded
+/// cloud leaves them hollow (fields not decoded) and changes nothing else of the page.
 @Suite("Known versions hint")
 struct KnownVersionsHintTests {
     final class Known: KnownRecordVersions {
@@ -33,9 +33,7 @@ struct KnownVersionsHintTests {
         }
         known.tags["r3"] = "another-tag"
         let plain = try cloud.fetchZoneChanges("Z", since: nil, limit: 3, in: request)
-        let hinted = try KnownVersionsHint.whileFetching(known) { () throws(CloudError) in
-            try cloud.fetchZoneChanges("Z", since: nil, limit: 3, in: request)
-        }
+        let hinted = try cloud.fetchZoneChanges("Z", since: nil, limit: 3, holding: known, in: request)
         #expect(known.asked == 3, "asked once per live record of the page")
         #expect(hinted.token == plain.token && hinted.moreComing == plain.moreComing)
         #expect(hinted.changed.map(\.recordID) == plain.changed.map(\.recordID))
@@ -46,12 +44,14 @@ struct KnownVersionsHintTests {
         #expect(hinted.encodedFields.count == hinted.changed.count)
         #expect(hinted.encodedFields[0] == nil && hinted.encodedFields[1] != nil)
         // The rest of the feed, with the hint: r3's tag differs (whole), r4 is a deletion.
-        let rest = try KnownVersionsHint.whileFetching(known) { () throws(CloudError) in
-            try cloud.fetchZoneChanges("Z", since: hinted.token, limit: 3, in: request)
-        }
+        let rest = try cloud.fetchZoneChanges("Z", since: hinted.token, limit: 3, holding: known, in: request)
         #expect(rest.changed.map(\.fields) == [["v": .int64(3)]])
         #expect(rest.deleted.map(\.recordID.recordName) == ["r4"])
         // Outside the hint nothing is hollow.
         #expect(try cloud.fetchZoneChanges("Z", since: nil, limit: 3, in: request).changed.allSatisfy { !$0.fields.isEmpty })
+        // The wrappers pass the versions on: the parameter crosses them.
+        let wrapped = RetryingCloud(wrapping: FaultInjectingCloud(wrapping: cloud, plan: FaultPlan()))
+        let through = try wrapped.fetchZoneChanges("Z", since: nil, limit: 3, holding: known, in: request)
+        #expect(through.changed.map(\.fields) == hinted.changed.map(\.fields))
     }
 }

@@ -294,8 +294,8 @@ final class MemoryCloudTransaction: CloudStorageTransaction {
         (state.refs[zone.id]?[target] ?? []).sorted()
     }
 
-    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64,
-                       limit: Int) throws -> (records: [StoredRecord], moreComing: Bool) {
+    func recordChanges(zone: ZoneRow, dbID: Int64, zoneID: ZoneID, since: Int64, limit: Int,
+                       holding known: (any KnownRecordVersions)?) throws -> (records: [StoredRecord], moreComing: Bool) {
         let rows = (state.records[zone.id] ?? [:]).filter { $0.value.seq > since }.sorted { $0.value.seq < $1.value.seq }
         return (try rows.prefix(limit).map { try stored($0.key, $0.value, zoneID: zoneID) }, rows.count > limit)
     }

@@ -30,6 +30,11 @@ open class ForwardingCloud: CloudService, @unchecked Sendable {
                                in d: DatabaseRequest) throws(CloudError) -> ZoneChanges {
         try base.fetchZoneChanges(zone, since: token, limit: limit, in: d)
     }
+    /// Through the overridable call above, so a double sees every fetch; its records come whole.
+    public func fetchZoneChanges(_ zone: String, since token: ServerChangeToken?, limit: Int,
+                                 holding known: (any KnownRecordVersions)?, in d: DatabaseRequest) throws(CloudError) -> ZoneChanges {
+        try fetchZoneChanges(zone, since: token, limit: limit, in: d)
+    }
     open func uploadAssets(_ contents: [[UInt8]], in d: DatabaseRequest) throws(CloudError) -> [AssetReference] {
         try base.uploadAssets(contents, in: d)
     }
