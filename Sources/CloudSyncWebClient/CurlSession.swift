@@ -20,8 +20,10 @@ public struct HTTPReply: Sendable {
 public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// libcurl could not be loaded.
     case library(String)
-    /// The server could not be reached: refused, unresolvable, timed out (curl's message).
+    /// The server could not be reached: unresolvable, timed out (curl's message).
     case unreachable(String)
+    /// Nothing accepted the connection (refused): the request was not sent (curl's message).
+    case refused(String)
     /// The exchange broke off after it started.
     case failed(String)
     /// The reply was larger than the limit (bytes).
@@ -34,7 +36,7 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .library(let why): why
-        case .unreachable(let why): "cannot reach the cloud: \(why)"
+        case .unreachable(let why), .refused(let why): "cannot reach the cloud: \(why)"
         case .failed(let why): "the exchange with the cloud failed: \(why)"
         case .replyTooLarge(let limit): "the cloud's reply is larger than \(limit >> 20) MiB"
         case .closedBeforeReply(let why, _): "the cloud closed the connection before replying: \(why)"
@@ -129,7 +131,9 @@ public final class CurlSession: Sendable {
             var headerBytes = 0
             _ = curl.getLong(easy, CURLINFO_HEADER_SIZE, &headerBytes)
             switch code {
-            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT:
+            case CURLE_COULDNT_CONNECT:
+                return .failure(.refused(message))
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_OPERATION_TIMEDOUT:
                 return .failure(.unreachable(message))
             case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
                 guard headerBytes == 0 && sink.headers.isEmpty else { return .failure(.failed(message)) }

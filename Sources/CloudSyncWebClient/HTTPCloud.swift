@@ -36,6 +36,50 @@ public final class HTTPCloud: CloudService, Sendable {
               account: String, device: String?,
               body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
               extraTimeout: Double = 0, on connection: CurlSession? = nil, sharedOwner: String? = nil) throws(CloudError) -> HTTPReply {
+        try exchange(endpoint, container: container, environment: environment, scope: scope, account: account, device: device,
+                     body: body, method: method, query: query, contentType: contentType, extraTimeout: extraTimeout,
+                     on: connection, sharedOwner: sharedOwner).reply
+    }
+
+    /// `send`, tried again per `configuration.transportRetry` when no `serve` answered; also
+    /// says whether a try that a node may have applied was repeated (`repeated`), so that a
+    /// save can recognise its own first try in a conflict.
+    func exchange(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment? = nil, scope: DatabaseScope,
+                  account: String, device: String?,
+                  body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
+                  extraTimeout: Double = 0, on connection: CurlSession? = nil,
+                  sharedOwner: String? = nil) throws(CloudError) -> (reply: HTTPReply, repeated: Bool) {
+        let policy = configuration.transportRetry
+        var repeated = false
+        var attempt = 0
+        while true {
+            let outcome: TransportRetryPolicy.Outcome
+            switch try sendOnce(endpoint, container: container, environment: environment, scope: scope, account: account,
+                                device: device, body: body, method: method, query: query, contentType: contentType,
+                                extraTimeout: extraTimeout, on: connection, sharedOwner: sharedOwner) {
+            case .success(let reply):
+                outcome = TransportRetryPolicy.outcome(of: reply)
+                let safe = outcome == .notDelivered || (outcome == .maybeApplied && endpoint.isSafeToRepeat)
+                if outcome == .final || !safe || attempt + 1 >= policy.maxAttempts {
+                    guard reply.status == 200 else { throw Self.error(of: reply) }
+                    return (reply, repeated)
+                }
+            case .failure(let refused):
+                guard attempt + 1 < policy.maxAttempts else { throw refused }
+                outcome = .notDelivered
+            }
+            if outcome == .maybeApplied { repeated = true }
+            TransportRetryPolicy.sleep(policy.delay(attempt: attempt))
+            attempt += 1
+        }
+    }
+
+    /// One try of `send`: the reply whatever its status, or (as a failure) a refused connection,
+    /// which `exchange` tries again; other failures are thrown.
+    func sendOnce(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment?, scope: DatabaseScope,
+                  account: String, device: String?, body: [UInt8], method: String, query: String, contentType: String,
+                  extraTimeout: Double, on connection: CurlSession?,
+                  sharedOwner: String?) throws(CloudError) -> Result<HTTPReply, CloudError> {
         let pathEnvironment = environment.flatMap { WebServicesEnvironment(rawValue: $0.rawValue) } ?? configuration.environment
         let path = WebServicesPath(container: container, environment: pathEnvironment, scope: scope, endpoint: endpoint)
         var headers: [(String, String)] = [("Content-Type", contentType)]
@@ -44,15 +88,16 @@ public final class HTTPCloud: CloudService, Sendable {
         if let device { headers.append((WebServicesHeader.device, device)) }
         if let sharedOwner { headers.append((WebServicesHeader.sharedOwner, sharedOwner)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
-        let reply: HTTPReply
         do {
-            reply = try (connection ?? session).perform(method: method, url: configuration.baseURL + path.text + query, headers: headers, body: body,
-                                        connectTimeout: configuration.connectTimeout,
-                                        timeout: configuration.requestTimeout + extraTimeout,
-                                        maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile)
+            return .success(try (connection ?? session).perform(method: method, url: configuration.baseURL + path.text + query, headers: headers,
+                                                                body: body, connectTimeout: configuration.connectTimeout,
+                                                                timeout: configuration.requestTimeout + extraTimeout,
+                                                                maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile))
         } catch {
+            let shown = CloudLocator.maskingPassword(configuration.baseURL)
             switch error {
-            case .unreachable(let why): throw CloudError(.networkUnavailable, "cannot reach the cloud at \(CloudLocator.maskingPassword(configuration.baseURL)): \(why)")
+            case .refused(let why): return .failure(CloudError(.networkUnavailable, "cannot reach the cloud at \(shown): \(why)"))
+            case .unreachable(let why): throw CloudError(.networkUnavailable, "cannot reach the cloud at \(shown): \(why)")
             case .library: throw CloudError(.networkUnavailable, error.description)
             case .failed, .replyTooLarge: throw CloudError(.networkFailure, error.description)
             case .closedBeforeReply(_, let sent):
@@ -62,8 +107,6 @@ public final class HTTPCloud: CloudService, Sendable {
                 throw CloudError(.serviceUnavailable, error.description, retryAfter: 0)
             }
         }
-        guard reply.status == 200 else { throw Self.error(of: reply) }
-        return reply
     }
 
     /// The CloudError of a non-200 reply: its Web Services error body, the status otherwise.
@@ -171,10 +214,11 @@ public final class HTTPCloud: CloudService, Sendable {
         }
         if parts.isEmpty { parts = [request] }
         for part in parts {
-            let sent = try send(.recordsModify, container: database.container, environment: database.environment,
-                                scope: database.scope, account: try accountName(database.userRecordName),
-                                device: database.deviceID, body: RecordsCodec.encodeModifyBytes(part))
-            let reply = try RecordsCodec.decodeModifyReply(bytes: sent.body)
+            let sent = try exchange(.recordsModify, container: database.container, environment: database.environment,
+                                    scope: database.scope, account: try accountName(database.userRecordName),
+                                    device: database.deviceID, body: RecordsCodec.encodeModifyBytes(part))
+            var reply = try RecordsCodec.decodeModifyReply(bytes: sent.reply.body)
+            if sent.repeated { reply = Self.reconcileRepeated(reply, of: part, in: database) }
             result.saved += reply.saved
             result.deleted += reply.deleted
             for (id, error) in reply.errors { result.errors[requested(id, in: part) ?? id] = error }

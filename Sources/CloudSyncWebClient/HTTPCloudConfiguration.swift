@@ -20,6 +20,8 @@ public struct HTTPCloudConfiguration: Sendable {
     /// The account the schema calls (which name no account) go as when none has signed in
     /// through this client; nil to require a sign-in first.
     public var schemaAccount: String?
+    /// How a request that no `serve` answered (refused, a balancer's 502/503/504) is tried again.
+    public var transportRetry = TransportRetryPolicy()
 
     public init(baseURL: String, environment: WebServicesEnvironment = .development,
                 defaultContainer: String = "iCloud.com.example.App", token: @escaping @Sendable (String) -> String? = { _ in nil },

@@ -86,6 +86,16 @@ public enum WebServicesEndpoint: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether a request a node may have applied before failing (a balancer's 502 or 504) is
+    /// sent again: the idempotent endpoints; a records modify, whose repeat `HTTPCloud`
+    /// reconciles with its own first try; and a notifications poll (a repeat reads the next ones).
+    public var isSafeToRepeat: Bool {
+        switch self {
+        case .recordsModify, .notificationsPoll: true
+        default: isIdempotent
+        }
+    }
+
     /// The HTTP methods the endpoint answers. Apple documents `GET` for the list-style reads
     /// and `users/current`; they also accept `POST` here, as Apple's servers do.
     public var methods: [String] {

@@ -1,0 +1,144 @@
+import CloudSyncService
+import CloudSyncCore
+@testable import CloudSyncWebClient
+import CloudSyncWebProtocol
+import CloudSyncWebServer
+import Synchronization
+import Testing
+
+/// What a load balancer in front of `serve` answers when a node is down or dies (issue 28):
+/// HTTPCloud sends the request again (bounded) when no `serve` answered it, and a save repeated
+/// after its first try was applied is counted as saved, not as a conflict.
+@Suite("HTTPCloud: retries of what no serve answered (a balancer's 502/503, refused)")
+struct TransportRetryTests {
+    static let user = "_u1"
+    static let balancerPage = Array("<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>".utf8)
+
+    static func users() -> WebServicesResponse {
+        WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                            body: Array(#"{"userRecordName":"_u1","accountName":"alice"}"#.utf8))
+    }
+
+    static func http(_ base: String) -> HTTPCloud {
+        var configuration = HTTPCloudConfiguration(baseURL: base, token: { _ in "token-alice" }, connectTimeout: 2, requestTimeout: 10)
+        configuration.transportRetry = TransportRetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05)
+        return HTTPCloud(configuration: configuration, session: CurlSession())
+    }
+
+    static func database(device: String = "laptop") -> DatabaseRequest {
+        DatabaseRequest(container: "iCloud.com.example.App", scope: .private, userRecordName: user, deviceID: device)
+    }
+
+    @Test func aBalancersOwn503IsSentAgain() throws {
+        let count = Mutex(0)
+        let server = try LoopbackServer { _ in
+            count.withLock { $0 += 1; return $0 } <= 2 ? WebServicesResponse(status: 503, body: Self.balancerPage) : Self.users()
+        }
+        #expect(try Self.http(server.baseURL).account(named: "alice").userRecordName == Self.user)
+        #expect(server.requestCount == 3, "two 503s of the balancer, then the answer")
+    }
+
+    /// serve's own 503 (TRY_AGAIN_LATER with retryAfter) is RetryingCloud's to wait out: not
+    /// repeated here, so no call is retried twice over.
+    @Test func servesOwn503IsLeftToRetryingCloud() throws {
+        let server = try LoopbackServer { _ in
+            WebServicesResponse(status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+                                body: Array(#"{"serverErrorCode":"TRY_AGAIN_LATER","ckErrorCode":"serviceUnavailable","reason":"busy","retryAfter":1}"#.utf8))
+        }
+        var caught: CloudError?
+        do { _ = try Self.http(server.baseURL).account(named: "alice") } catch { caught = error }
+        #expect(caught?.code == .serviceUnavailable && caught?.retryAfter == 1, "\(String(describing: caught))")
+        #expect(server.requestCount == 1)
+    }
+
+    @Test func theTriesAreBounded() throws {
+        let server = try LoopbackServer { _ in WebServicesResponse(status: 502, body: Self.balancerPage) }
+        var caught: CloudError?
+        do { _ = try Self.http(server.baseURL).account(named: "alice") } catch { caught = error }
+        #expect(caught?.code == .serviceUnavailable, "\(String(describing: caught))")
+        #expect(server.requestCount == 4, "maxAttempts tries in all")
+    }
+
+    @Test func aRefusedConnectionIsTriedAgainThenUnavailable() throws {
+        let server = try LoopbackServer { _ in Self.users() }
+        let base = server.baseURL
+        server.stop()
+        var caught: CloudError?
+        do { _ = try Self.http(base).account(named: "alice") } catch { caught = error }
+        #expect(caught?.code == .networkUnavailable, "\(String(describing: caught))")
+    }
+
+    /// A 502 after a zone save may follow its commit; zones/modify is not safe to repeat.
+    @Test func aWriteThatIsNotSafeToRepeatIsNotSentAgainAfterA502() throws {
+        let zoneCalls = Mutex(0)
+        let server = try LoopbackServer { request in
+            if request.path.hasSuffix("/users/current") { return Self.users() }
+            zoneCalls.withLock { $0 += 1 }
+            return WebServicesResponse(status: 502, body: Self.balancerPage)
+        }
+        let http = Self.http(server.baseURL)
+        _ = try http.account(named: "alice")
+        var caught: CloudError?
+        do { _ = try http.saveZones([ZoneSpec(name: "Z")], in: Self.database()) } catch { caught = error }
+        #expect(caught?.code == .serviceUnavailable, "\(String(describing: caught))")
+        #expect(zoneCalls.withLock { $0 } == 1)
+    }
+
+    /// The node applied the save, then died: the balancer answers 502. The repeat meets the
+    /// record the first try saved; when it is this device's save it is reported as saved, when
+    /// another device wrote it, as the conflict it is.
+    @Test(arguments: ["laptop", "phone"])
+    func aRepeatedSaveThatFindsItsOwnFirstTryIsSaved(writer: String) throws {
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
+        let id = RecordID(recordName: "n1", zoneID: zone)
+        let fields: [String: FieldValue] = ["title": .string("Hello"), "count": .int64(3)]
+        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: writer)
+        let stored = Record(recordID: id, recordType: "Note", fields: fields,
+                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let modifies = Mutex(0)
+        let server = try LoopbackServer { request in
+            if request.path.hasSuffix("/users/current") { return Self.users() }
+            let n = modifies.withLock { $0 += 1; return $0 }
+            if n == 1 { return WebServicesResponse(status: 502, body: Self.balancerPage) }
+            let conflict = CloudError(.serverRecordChanged, "record 'n1' already exists (change tag t1)", recordID: id, serverRecord: stored)
+            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
+                                                                                 uuid: "u"))
+        }
+        let http = Self.http(server.baseURL)
+        _ = try http.account(named: "alice")
+        let result = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+                                            in: Self.database(device: "laptop"))
+        #expect(modifies.withLock { $0 } == 2, "sent again after the 502")
+        if writer == "laptop" {
+            #expect(result.errors.isEmpty, "\(result.errors)")
+            #expect(result.saved.map(\.recordID) == [id])
+            #expect(result.saved.first?.changeTag == "t1", "with the server's system fields")
+        } else {
+            #expect(result.saved.isEmpty)
+            #expect(result.errors[id]?.code == .serverRecordChanged, "another device's record stays a conflict")
+        }
+    }
+
+    /// Without a 502 first, the same conflict is a conflict: only a repeat is reconciled.
+    @Test func aConflictOnTheFirstTryStaysAConflict() throws {
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
+        let id = RecordID(recordName: "n1", zoneID: zone)
+        let fields: [String: FieldValue] = ["title": .string("Hello")]
+        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: "laptop")
+        let stored = Record(recordID: id, recordType: "Note", fields: fields,
+                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let server = try LoopbackServer { request in
+            if request.path.hasSuffix("/users/current") { return Self.users() }
+            let conflict = CloudError(.serverRecordChanged, "exists", recordID: id, serverRecord: stored)
+            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
+                                                                                 uuid: "u"))
+        }
+        let http = Self.http(server.baseURL)
+        _ = try http.account(named: "alice")
+        let result = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+                                            in: Self.database())
+        #expect(result.errors[id]?.code == .serverRecordChanged)
+    }
+}
