@@ -213,6 +213,10 @@ let package = Package(
         .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "MessageCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "ServeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        // Several serve nodes behind HAProxy over a PostgreSQL primary and replica (scripts/cluster).
+        .testTarget(name: "ClusterTests",
+                    dependencies: ["CloudSyncCloud", "CloudSyncCore", "CloudSyncWebServices", "TestSupport", "cloudsync"],
+                    swiftSettings: strict),
         // PostgreSQL (issue 11): the built binary with --cloud postgres://, on the scripts/with-postgres cluster.
         .testTarget(name: "PostgresCloudCommandTests",
                     dependencies: ["CloudSyncCore", "CloudSyncPostgres", "CloudSyncSQLite", "TestSupport", "cloudsync"],

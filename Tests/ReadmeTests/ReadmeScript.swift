@@ -13,6 +13,7 @@ enum ReadmeScript {
         var script = """
         cd "$WORK" || exit 90
         cp -R \(quoted(repository + "/man")) \(quoted(repository + "/completions")) . || exit 91
+        mkdir -p scripts && cp \(quoted(repository + "/scripts/cluster")) scripts/ || exit 92
         __results=\(quoted(results))
         __status() { return "$1"; }
 
@@ -46,6 +47,9 @@ enum ReadmeScript {
         // SIGTERM, as a user would stop them: the test's children start with an empty signal
         // mask and default dispositions (ProcessSpawner.cleanSignalState).
         script += "\n[ -z \"$__background\" ] || kill -TERM $__background 2>/dev/null; wait\n"
+        // A cluster a block started (scripts/cluster, in its default folder under the test's
+        // TMPDIR) is stopped even when a line after its start failed.
+        script += "[ ! -f \"${TMPDIR:-/tmp}/cloudsync-cluster/.cloudsync-cluster\" ] || scripts/cluster stop >/dev/null 2>&1\n"
         return script
     }
 

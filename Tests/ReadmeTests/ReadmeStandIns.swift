@@ -47,7 +47,8 @@ enum ReadmeStandIns {
     ]
 
     /// Files the README's commands read, made in the work folder before the first block.
-    /// (Besides these, the work folder holds copies of the repository's man/ and completions/.)
+    /// (Besides these, the work folder holds copies of the repository's man/ and completions/,
+    /// and of scripts/cluster, which the README runs as `scripts/cluster`.)
     static let fixtures = #"""
     echo KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU > vpn.key
     fixture() { CLOUDSYNC_HOME="$TMPDIR/fixture" XDG_DATA_HOME="$TMPDIR/fixture" CLOUDSYNC_DEVICE=fixture cloudsync "$@"; }
