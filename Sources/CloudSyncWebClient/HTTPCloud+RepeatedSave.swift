@@ -3,7 +3,8 @@ import CloudSyncCore
 
 extension HTTPCloud {
     /// The result of a records modify that was sent again after a try a node may have applied
-    /// (a balancer's 502 or 504 when the node died): an item the repeat reports as failed
+    /// (a balancer's 502 or 504 when the node died), by `exchange` or, after a failure in
+    /// between, as a new call (`uncertain`): an item the repeat reports as failed
     /// because the first try already did it is counted as done, not as a conflict or a loss.
     ///
     /// - a save refused with `serverRecordChanged` whose server record is this very save (same
@@ -29,6 +30,12 @@ extension HTTPCloud {
             }
         }
         return out
+    }
+
+    /// The keys of a modify's items in `uncertain`: database, device, zone and record name.
+    static func uncertainKeys(_ request: ModifyRequest, in database: DatabaseRequest) -> Set<String> {
+        let prefix = [database.container, database.scope.rawValue, database.userRecordName, database.deviceID].joined(separator: "\u{0}")
+        return Set((request.saves.map(\.recordID) + request.deletes).map { prefix + "\u{0}" + RecordsCodec.key($0) })
     }
 
     /// Whether `server` is what saving `sent` from this database's account and device makes.

@@ -20,6 +20,9 @@ public final class HTTPCloud: CloudService, Sendable {
     let accounts = Mutex<[String: String]>([:])
     /// The login name of each (base URL, userRecordName) signed in by any HTTPCloud of the process.
     static let signedIn = Mutex<[String: String]>([:])
+    /// Saves and deletes a node may have applied without a reply reaching this client (see
+    /// `modifyRecords`), by `uncertainKeys`.
+    let uncertain = Mutex<Set<String>>([])
     /// Notifications a long poll read for a device before `takeNotifications` asked.
     let pending = Mutex<[DeviceAddress: [CloudNotification]]>([:])
 
@@ -36,39 +39,42 @@ public final class HTTPCloud: CloudService, Sendable {
               account: String, device: String?,
               body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
               extraTimeout: Double = 0, on connection: CurlSession? = nil, sharedOwner: String? = nil) throws(CloudError) -> HTTPReply {
-        try exchange(endpoint, container: container, environment: environment, scope: scope, account: account, device: device,
-                     body: body, method: method, query: query, contentType: contentType, extraTimeout: extraTimeout,
-                     on: connection, sharedOwner: sharedOwner).reply
+        var repeated = false
+        return try exchange(endpoint, container: container, environment: environment, scope: scope, account: account, device: device,
+                            body: body, method: method, query: query, contentType: contentType, extraTimeout: extraTimeout,
+                            on: connection, sharedOwner: sharedOwner, repeated: &repeated)
     }
 
-    /// `send`, tried again per `configuration.transportRetry` when no `serve` answered; also
-    /// says whether a try that a node may have applied was repeated (`repeated`), so that a
-    /// save can recognise its own first try in a conflict.
+    /// `send`, tried again per `configuration.transportRetry` when no `serve` answered; sets
+    /// `repeated` when a try that a node may have applied was sent again (also when the call then
+    /// fails), so that a save can recognise its own first try in a conflict.
     func exchange(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment? = nil, scope: DatabaseScope,
                   account: String, device: String?,
                   body: [UInt8], method: String = "POST", query: String = "", contentType: String = "application/json",
                   extraTimeout: Double = 0, on connection: CurlSession? = nil,
-                  sharedOwner: String? = nil) throws(CloudError) -> (reply: HTTPReply, repeated: Bool) {
+                  sharedOwner: String? = nil, repeated: inout Bool) throws(CloudError) -> HTTPReply {
         let policy = configuration.transportRetry
-        var repeated = false
         var attempt = 0
         while true {
-            let outcome: TransportRetryPolicy.Outcome
             switch try sendOnce(endpoint, container: container, environment: environment, scope: scope, account: account,
                                 device: device, body: body, method: method, query: query, contentType: contentType,
                                 extraTimeout: extraTimeout, on: connection, sharedOwner: sharedOwner) {
             case .success(let reply):
-                outcome = TransportRetryPolicy.outcome(of: reply)
+                let outcome = TransportRetryPolicy.outcome(of: reply)
                 let safe = outcome == .notDelivered || (outcome == .maybeApplied && endpoint.isSafeToRepeat)
                 if outcome == .final || !safe || attempt + 1 >= policy.maxAttempts {
                     guard reply.status == 200 else { throw Self.error(of: reply) }
-                    return (reply, repeated)
+                    return reply
                 }
             case .failure(let refused):
                 guard attempt + 1 < policy.maxAttempts else { throw refused }
-                outcome = .notDelivered
+                TransportRetryPolicy.sleep(policy.delay(attempt: attempt))
+                attempt += 1
+                continue
             }
-            if outcome == .maybeApplied { repeated = true }
+            // A balancer's 503 normally means no node got the request, but a repeat after any
+            // gateway reply is reconciled all the same (a save that meets exactly itself).
+            repeated = true
             TransportRetryPolicy.sleep(policy.delay(attempt: attempt))
             attempt += 1
         }
@@ -214,11 +220,25 @@ public final class HTTPCloud: CloudService, Sendable {
         }
         if parts.isEmpty { parts = [request] }
         for part in parts {
-            let sent = try exchange(.recordsModify, container: database.container, environment: database.environment,
+            // A save a node may have applied without this client learning it (a 502, then a
+            // failure such as serve's own 503, which RetryingCloud retries as a new call) stays
+            // "uncertain" until a reply about it is read: that reply is reconciled too.
+            let keys = Self.uncertainKeys(part, in: database)
+            var repeated = uncertain.withLock { !$0.isDisjoint(with: keys) }
+            let sent: HTTPReply
+            do {
+                sent = try exchange(.recordsModify, container: database.container, environment: database.environment,
                                     scope: database.scope, account: try accountName(database.userRecordName),
-                                    device: database.deviceID, body: RecordsCodec.encodeModifyBytes(part))
-            var reply = try RecordsCodec.decodeModifyReply(bytes: sent.reply.body)
-            if sent.repeated { reply = Self.reconcileRepeated(reply, of: part, in: database) }
+                                    device: database.deviceID, body: RecordsCodec.encodeModifyBytes(part), repeated: &repeated)
+            } catch {
+                if repeated { uncertain.withLock { $0.formUnion(keys) } }
+                throw error
+            }
+            var reply = try RecordsCodec.decodeModifyReply(bytes: sent.body)
+            if repeated {
+                reply = Self.reconcileRepeated(reply, of: part, in: database)
+                uncertain.withLock { $0.subtract(keys) }
+            }
             result.saved += reply.saved
             result.deleted += reply.deleted
             for (id, error) in reply.errors { result.errors[requested(id, in: part) ?? id] = error }

@@ -19,8 +19,9 @@ public struct TransportRetryPolicy: Sendable, Hashable {
     public var baseDelay: Double
     public var maxDelay: Double
 
-    /// Six tries over about 2.5 s: longer than a balancer takes to mark a dead node down.
-    public init(maxAttempts: Int = 6, baseDelay: Double = 0.1, maxDelay: Double = 1) {
+    /// Ten tries over about 6.5 s: longer than a balancer takes to mark a dead node down, even
+    /// on a loaded machine.
+    public init(maxAttempts: Int = 10, baseDelay: Double = 0.1, maxDelay: Double = 1) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay

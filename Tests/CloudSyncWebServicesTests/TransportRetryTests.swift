@@ -120,6 +120,40 @@ struct TransportRetryTests {
         }
     }
 
+    /// The node applied the save and died (502); the repeat meets serve's own 503 on the node
+    /// left (busy with everyone's repeats), which RetryingCloud waits out as a new call: that
+    /// call's conflict with the first try is still reconciled.
+    @Test func aSaveRepeatedByRetryingCloudAfterA502IsStillReconciled() throws {
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
+        let id = RecordID(recordName: "n1", zoneID: zone)
+        let fields: [String: FieldValue] = ["title": .string("Hello")]
+        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: "laptop")
+        let stored = Record(recordID: id, recordType: "Note", fields: fields,
+                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let modifies = Mutex(0)
+        let server = try LoopbackServer { request in
+            if request.path.hasSuffix("/users/current") { return Self.users() }
+            switch modifies.withLock({ $0 += 1; return $0 }) {
+            case 1: return WebServicesResponse(status: 502, body: Self.balancerPage)
+            case 2:
+                return WebServicesResponse(status: 503, headers: [("Content-Type", "application/json")],
+                                           body: Array(#"{"serverErrorCode":"TRY_AGAIN_LATER","ckErrorCode":"serviceUnavailable","reason":"busy","retryAfter":0.01}"#.utf8))
+            default:
+                let conflict = CloudError(.serverRecordChanged, "exists", recordID: id, serverRecord: stored)
+                return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                           body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
+                                                                                     uuid: "u"))
+            }
+        }
+        let cloud = RetryingCloud(wrapping: Self.http(server.baseURL), policy: .tryLater)
+        _ = try cloud.account(named: "alice")
+        let result = try cloud.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+                                             in: Self.database())
+        #expect(modifies.withLock { $0 } == 3)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(result.saved.map(\.recordID) == [id])
+    }
+
     /// Without a 502 first, the same conflict is a conflict: only a repeat is reconciled.
     @Test func aConflictOnTheFirstTryStaysAConflict() throws {
         let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
