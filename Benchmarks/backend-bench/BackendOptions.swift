@@ -8,6 +8,8 @@ struct BackendOptions {
     var hostile = false
     var paging = false
     var load = false
+    var cluster = false
+    var clusterScript: String?
     var loadClients = 32
     var loadSaves = 200
     var skipPaging = false
@@ -23,7 +25,7 @@ struct BackendOptions {
 
     static let usage = """
         usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--paging]
-                             [--skip-paging] [--load] [--load-clients N] [--load-saves N] [--postgres URL]
+                             [--skip-paging] [--load] [--cluster] [--load-clients N] [--load-saves N] [--postgres URL]
                              [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
                              [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
 
@@ -49,6 +51,13 @@ struct BackendOptions {
                                 serve over PostgreSQL (its connection pool) against SQLite, each
                                 client its own account, then all on one account: throughput ratio,
                                 p99, server CPU s per 1,000 saves and peak RSS
+          --cluster             only the cluster part (issue 28): scripts/cluster start --nodes 2
+                                (PostgreSQL primary + replica, 2 serve nodes, HAProxy), then the
+                                --load-clients x --load-saves saves through the balancer against
+                                the same straight to one node, --runs alternated rounds: throughput
+                                ratio, p99, the nodes' CPU s per 1,000 saves, each node's peak RSS
+                                (< 200 MB); needs --cluster-script PATH (scripts/bench-backend
+                                passes scripts/cluster)
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
           --runs N              repetitions of the save and fetch timings (median; default 1)
           --clients N           concurrent clients of the modify-latency case (default 64)
@@ -79,6 +88,8 @@ struct BackendOptions {
             case "--paging": paging = true
             case "--skip-paging": skipPaging = true
             case "--load": load = true
+            case "--cluster": cluster = true
+            case "--cluster-script": clusterScript = try value(argument)
             case "--load-clients": loadClients = try count(argument)
             case "--load-saves": loadSaves = try count(argument)
             case "--postgres": postgresURL = try value(argument)

@@ -37,7 +37,10 @@ func main() -> Int32 {
     log("backend-bench (\(options.quick ? "quick" : "full") sizes), files in \(work), load \(loadAtStart.serialized())")
     var pairs: [(String, JSONValue)] = [("mode", .string(options.quick ? "quick" : "full"))]
     do {
-        if options.load {
+        if options.cluster {
+            guard let script = options.clusterScript else { throw BenchFailure("--cluster needs --cluster-script PATH (scripts/cluster)") }
+            pairs.append(("cluster", try ClusterPart(options: options, work: work, cloudsync: cloudsync, script: script).run()))
+        } else if options.load {
             guard let url = options.postgresURL else { throw BenchFailure("--load needs --postgres URL or CLOUDSYNC_TEST_POSTGRES_URL") }
             pairs.append(("load", try LoadPart(options: options, postgresURL: url, work: work, cloudsync: cloudsync).run()))
         } else if options.paging {
@@ -52,7 +55,7 @@ func main() -> Int32 {
             pairs.append(("postgres", try PostgresPart(options: options, url: options.postgresURL!, work: work, cloudsync: cloudsync).run()))
             pairs.append(("load_after_postgres", loadJSON()))
         }
-        if !options.hostile && !options.paging && !options.load {
+        if !options.hostile && !options.paging && !options.load && !options.cluster {
             pairs.append(("serve", options.skipServe ? .null : try ServePart(options: options, work: work, cloudsync: cloudsync).run()))
             pairs.append(("paging", options.skipPaging ? .null : try PagingPart(options: options, work: work, cloudsync: cloudsync).run()))
         }

@@ -6,6 +6,8 @@ struct BenchOptions {
     var skipMillion = false
     /// Skip the local store's push, pull and sync (d) and the `store sync` process (e).
     var skipStore = false
+    /// Only the `store sync` process (e), at its largest size (figure 7 of issue 28).
+    var onlyStoreSync = false
     /// Also write the JSON document to this file.
     var jsonOut: String?
     /// Leave the temporary files behind (their folder is printed).
@@ -26,7 +28,7 @@ struct BenchOptions {
     var cloudsync: String?
 
     static let usage = """
-        usage: cloudsync-bench [--quick] [--skip-1m] [--skip-store] [--json-out FILE] [--runs N]
+        usage: cloudsync-bench [--quick] [--skip-1m] [--skip-store] [--only-store-sync] [--json-out FILE] [--runs N]
                                [--incremental-runs N] [--page-size N] [--batch-size N] [--sqlite3 PATH]
                                [--work-dir DIR] [--keep-files] [--cloudsync PATH]
 
@@ -38,6 +40,8 @@ struct BenchOptions {
                                 1k/100k incremental)
           --skip-1m             skip the large-zone cases (peak RSS of the big fetch, incremental on it)
           --skip-store          skip the local store's push, pull and sync
+          --only-store-sync     only the `store sync` process (needs --cloudsync), 100k pending
+                                records (10k with --quick), --runs rounds alternated with sqlite3
           --json-out FILE       also write the JSON document to FILE
           --runs N              repetitions of the save and fetch measurements (default 3)
           --incremental-runs N  repetitions of the one-change fetch (default 21)
@@ -76,6 +80,7 @@ struct BenchOptions {
             case "--quick": quick = true
             case "--skip-1m": skipMillion = true
             case "--skip-store": skipStore = true
+            case "--only-store-sync": onlyStoreSync = true
             case "--json-out": jsonOut = try value(argument)
             case "--keep-files": keepFiles = true
             case "--work-dir": workBase = try value(argument)

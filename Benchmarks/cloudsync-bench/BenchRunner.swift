@@ -15,6 +15,7 @@ struct BenchRunner {
         let work = try WorkDirectory(base: options.workBase, keep: options.keepFiles)
         defer { work.cleanUp() }
         Log.line("cloudsync-bench (\(options.quick ? "quick" : "full") sizes), files in \(work.path), \(MachineInfo.cores) cores, load \(MachineInfo.loadAverages.map { Log.fixed($0, 2) }.joined(separator: " "))")
+        if options.onlyStoreSync { return try onlyStoreSync(work: work, start: start, loadAtStart: loadAtStart) }
 
         let save = try SaveBenchmark(options: options, work: work).run()
         let fetch = try FetchBenchmark(options: options, work: work).run(cloudPath: save.cloudPath, records: save.rows)
@@ -63,6 +64,21 @@ struct BenchRunner {
             ("total_seconds", JSONFigures.number(total, 1)),
         ]
         return .object(pairs)
+    }
+
+    /// `--only-store-sync`: (e) alone, at its largest size (figure 7 of issue 28).
+    func onlyStoreSync(work: WorkDirectory, start: Double, loadAtStart: JSONValue) throws -> JSONValue {
+        guard let cloudsync = options.cloudsync else { throw BenchError("--only-store-sync needs --cloudsync PATH") }
+        let process = StoreSyncProcessBenchmark(options: options, work: work, cloudsync: cloudsync)
+        let cases = try process.run()
+        return .object([
+            ("mode", .string(options.quick ? "quick" : "full")),
+            ("store_sync_process", process.json(cases)),
+            ("all_targets_met", .bool(cases.allSatisfy { $0.ratioMet && $0.peakMet })),
+            ("machine", .object([("cores", JSONFigures.int(MachineInfo.cores)),
+                                 ("load_at_start", loadAtStart), ("load_at_end", MachineInfo.loadJSON())])),
+            ("total_seconds", JSONFigures.number(MonotonicClock.now() - start, 1)),
+        ])
     }
 
     /// (d), unless skipped.

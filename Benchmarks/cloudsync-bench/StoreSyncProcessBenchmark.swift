@@ -94,7 +94,10 @@ struct StoreSyncProcessBenchmark {
     }
 
     /// The sizes measured.
-    var sizes: [Int] { options.quick ? [2_000, 10_000] : [20_000, 100_000] }
+    var sizes: [Int] {
+        if options.onlyStoreSync { return options.quick ? [10_000] : [100_000] }
+        return options.quick ? [2_000, 10_000] : [20_000, 100_000]
+    }
 
     func run() throws -> [Case] {
         try sizes.map(measure)
