@@ -13,6 +13,10 @@ import Synchronization
 /// `notAuthenticated` and 403 `permissionFailure` (both exit 77). A connection the server closes
 /// before any reply (at its connection limit) is `serviceUnavailable` too, retried the same way,
 /// when the request was not sent in full or its endpoint is idempotent; otherwise `networkFailure`.
+///
+/// Before any of that, a request no `serve` answered (a refused connection, a load balancer's
+/// own 502/503/504) is sent again per `configuration.transportRetry` (`exchange`), and a save
+/// repeated so is reconciled with its own first try (`HTTPCloud+RepeatedSave`).
 public final class HTTPCloud: CloudService, Sendable {
     public let configuration: HTTPCloudConfiguration
     let session: CurlSession
@@ -55,6 +59,7 @@ public final class HTTPCloud: CloudService, Sendable {
                   sharedOwner: String? = nil, repeated: inout Bool) throws(CloudError) -> HTTPReply {
         let policy = configuration.transportRetry
         var attempt = 0
+        var refusedTries = 0
         while true {
             switch try sendOnce(endpoint, container: container, environment: environment, scope: scope, account: account,
                                 device: device, body: body, method: method, query: query, contentType: contentType,
@@ -67,7 +72,8 @@ public final class HTTPCloud: CloudService, Sendable {
                     return reply
                 }
             case .failure(let refused):
-                guard attempt + 1 < policy.maxAttempts else { throw refused }
+                refusedTries += 1
+                guard refusedTries < policy.refusedAttempts, attempt + 1 < policy.maxAttempts else { throw refused }
                 TransportRetryPolicy.sleep(policy.delay(attempt: attempt))
                 attempt += 1
                 continue

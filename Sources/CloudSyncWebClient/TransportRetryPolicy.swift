@@ -13,16 +13,23 @@ import Glibc
 /// node, so every endpoint is tried again. A 502 or 504 may come after a node acted on the request:
 /// those are tried again only for endpoints that are safe to repeat (the idempotent ones, and the
 /// saves, whose repeat `HTTPCloud.modifyRecords` reconciles with what the first try applied).
-/// Bounded: at most `maxAttempts` tries, exponential backoff from `baseDelay` to `maxDelay`.
+/// Bounded: at most `maxAttempts` tries (`refusedAttempts` for refused connections),
+/// exponential backoff from `baseDelay` to `maxDelay`.
 public struct TransportRetryPolicy: Sendable, Hashable {
     public var maxAttempts: Int
+    /// Tries in all when the connection is refused: a server restarting on its port is met
+    /// again once, but a server that is away is left to the caller's own backoff (the sync
+    /// engine's offline state, `subscribe listen --retry`), which would otherwise wait for
+    /// retries of retries.
+    public var refusedAttempts: Int
     public var baseDelay: Double
     public var maxDelay: Double
 
-    /// Ten tries over about 6.5 s: longer than a balancer takes to mark a dead node down, even
-    /// on a loaded machine.
-    public init(maxAttempts: Int = 10, baseDelay: Double = 0.1, maxDelay: Double = 1) {
+    /// Ten tries over about 6.5 s for a balancer's replies (longer than a balancer takes to mark
+    /// a dead node down, even on a loaded machine); two, 0.1 s apart, for a refused connection.
+    public init(maxAttempts: Int = 10, refusedAttempts: Int = 2, baseDelay: Double = 0.1, maxDelay: Double = 1) {
         self.maxAttempts = max(1, maxAttempts)
+        self.refusedAttempts = max(1, min(refusedAttempts, self.maxAttempts))
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
     }
