@@ -125,7 +125,7 @@ let package = Package(
                                                          "CloudSyncWebServer"],
                 swiftSettings: strict),
         .target(name: "ServeCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncHTTPServer", "CloudSyncWebProtocol",
-                                                     "CloudSyncWebServer", "CloudSyncConsole"],
+                                                     "CloudSyncWebServer", "CloudSyncConsole", "CloudSyncPostgres", "CloudSyncPostgresCloud"],
                 path: "Sources/Commands/Serve", swiftSettings: strict),
 
         // The composition root: every command family registered, and the backends.
@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(name: "StoreCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "KVCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
         .testTarget(name: "MessageCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
-        .testTarget(name: "ServeCommandTests", dependencies: ["TestSupport", "cloudsync"], swiftSettings: strict),
+        .testTarget(name: "ServeCommandTests", dependencies: ["TestSupport", "cloudsync", "CloudSyncPostgres"], swiftSettings: strict),
         // Several serve nodes behind HAProxy over a PostgreSQL primary and replica (scripts/cluster).
         .testTarget(name: "ClusterTests",
                     dependencies: ["CloudSyncCloud", "CloudSyncCore", "CloudSyncWebServices", "TestSupport", "cloudsync"],

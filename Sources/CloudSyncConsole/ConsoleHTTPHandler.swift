@@ -19,11 +19,15 @@ public struct ConsoleHTTPHandler: HTTPHandler {
     let metrics: ServerMetrics
     /// What the server shows of itself now (open connections, requests in flight).
     let gauges: @Sendable () -> (connections: Int, inFlight: Int)
+    /// With read replicas: what they served so far.
+    let replicaReads: (@Sendable () -> PrometheusText.ReplicaReads)?
 
     /// `operations` work on the server's store; `metrics` is fed by the request log; `gauges`
-    /// reads the running server.
+    /// reads the running server; `replicaReads` the read replicas' figures (`serve --read-replica`).
     public init(base: any HTTPHandler, authenticator: any WebServicesAuthenticator, operations: OperationsEndpoints,
-                metrics: ServerMetrics, gauges: @escaping @Sendable () -> (connections: Int, inFlight: Int)) {
+                metrics: ServerMetrics, gauges: @escaping @Sendable () -> (connections: Int, inFlight: Int),
+                replicaReads: (@Sendable () -> PrometheusText.ReplicaReads)? = nil) {
+        self.replicaReads = replicaReads
         self.base = base
         self.authenticator = authenticator
         self.operations = operations
@@ -119,7 +123,7 @@ public struct ConsoleHTTPHandler: HTTPHandler {
         let text = PrometheusText.render(endpoints: metrics.snapshot(),
                                          gauges: .init(connectionsOpen: now.connections, requestsInFlight: now.inFlight,
                                                        uptimeSeconds: max(0, seconds - metrics.started)),
-                                         containers: containers)
+                                         containers: containers, replicaReads: replicaReads?())
         return HTTPResponse(status: 200, headers: ["Content-Type": PrometheusText.contentType], body: Array(text.utf8))
     }
 

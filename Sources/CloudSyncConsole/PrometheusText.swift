@@ -1,4 +1,5 @@
 import CloudSyncService
+import CloudSyncWebServer
 
 /// The server's figures in Prometheus' text exposition format (version 0.0.4), what
 /// `GET /metrics` answers: request counts by endpoint and status class, errors, a latency
@@ -21,9 +22,26 @@ public enum PrometheusText {
         }
     }
 
+    /// The read-only calls of a server with read replicas, by who answered them.
+    public struct ReplicaReads: Sendable {
+        public var replica: Int
+        public var primary: Int
+        /// Calls with a position no replica had replayed yet (answered by the primary).
+        public var behind: Int
+        /// Calls a replica failed (answered again by the primary).
+        public var failed: Int
+
+        public init(_ figures: ReplicaRouter.Figures) {
+            replica = figures.replicaReads
+            primary = figures.primaryReads
+            behind = figures.behind
+            failed = figures.failures
+        }
+    }
+
     /// The exposition text.
     public static func render(endpoints: [String: ServerMetrics.Endpoint], gauges: Gauges,
-                              containers: [ContainerFigures]?) -> String {
+                              containers: [ContainerFigures]?, replicaReads: ReplicaReads? = nil) -> String {
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -54,6 +72,16 @@ public enum PrometheusText {
         out += "cloudsync_http_requests_in_flight \(gauges.requestsInFlight)\n"
         family("cloudsync_uptime_seconds", "gauge", "Seconds since this serve process started.")
         out += "cloudsync_uptime_seconds \(number(gauges.uptimeSeconds))\n"
+        if let reads = replicaReads {
+            family("cloudsync_replica_reads_total", "counter",
+                   "Read-only calls of a server with --read-replica, by who answered them (replica or primary).")
+            out += "cloudsync_replica_reads_total{served_by=\"replica\"} \(reads.replica)\n"
+            out += "cloudsync_replica_reads_total{served_by=\"primary\"} \(reads.primary)\n"
+            family("cloudsync_replica_fallbacks_total", "counter",
+                   "Read-only calls the primary answered although they carried a position: no replica had replayed it (behind) or the replica failed.")
+            out += "cloudsync_replica_fallbacks_total{reason=\"behind\"} \(reads.behind)\n"
+            out += "cloudsync_replica_fallbacks_total{reason=\"failed\"} \(reads.failed)\n"
+        }
         if let containers {
             family("cloudsync_container_records", "gauge", "Live records of a container, over every account and database.")
             for c in containers { out += "cloudsync_container_records{container=\"\(label(c.container))\"} \(c.records)\n" }

@@ -81,8 +81,9 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
             let created: Result<PostgresRows, PostgresError> = Result { () throws(PostgresError) in
                 try connection.execute("CREATE SCHEMA IF NOT EXISTS \"\(schema)\"")
             }
-            // A concurrent creator may win the race: that is fine.
-            if case .failure(let error) = created, error.sqlState != "23505", error.sqlState != "42P06" { throw error }
+            // A concurrent creator may win the race: that is fine. A read-only server (a streaming
+            // replica, `serve --read-replica`) refuses any CREATE: the schema is the primary's.
+            if case .failure(let error) = created, !["23505", "42P06", "25006"].contains(error.sqlState) { throw error }
             try connection.execute("SET search_path TO \"\(schema)\"")
         }
         return connection

@@ -29,6 +29,11 @@ public final class HTTPCloud: CloudService, Sendable {
     let uncertain = Mutex<Set<String>>([])
     /// Notifications a long poll read for a device before `takeNotifications` asked.
     let pending = Mutex<[DeviceAddress: [CloudNotification]]>([:])
+    /// The highest `X-CloudSync-Position` a reply of each server (base URL) carried in this
+    /// process, sent back with every request to it, so that a server with read replicas never
+    /// reads for this client from a replica behind what it has seen (every HTTPCloud of a script
+    /// or REPL session is one client).
+    static let positions = Mutex<[String: UInt64]>([:])
 
     public init(configuration: HTTPCloudConfiguration, session: CurlSession = .shared) {
         self.configuration = configuration
@@ -100,11 +105,17 @@ public final class HTTPCloud: CloudService, Sendable {
         if let device { headers.append((WebServicesHeader.device, device)) }
         if let sharedOwner { headers.append((WebServicesHeader.sharedOwner, sharedOwner)) }
         if let token = configuration.token(account) { headers.append(("Authorization", "Bearer \(token)")) }
+        let seen = Self.positions.withLock { $0[configuration.baseURL] ?? 0 }
+        if seen > 0 { headers.append((WebServicesHeader.position, ReadPosition(offset: seen).text)) }
         do {
-            return .success(try (connection ?? session).perform(method: method, url: configuration.baseURL + path.text + query, headers: headers,
-                                                                body: body, connectTimeout: configuration.connectTimeout,
-                                                                timeout: configuration.requestTimeout + extraTimeout,
-                                                                maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile))
+            let reply = try (connection ?? session).perform(method: method, url: configuration.baseURL + path.text + query, headers: headers,
+                                                            body: body, connectTimeout: configuration.connectTimeout,
+                                                            timeout: configuration.requestTimeout + extraTimeout,
+                                                            maxReplyBytes: configuration.maxReplyBytes, caFile: configuration.caFile)
+            if let text = reply.header(WebServicesHeader.position), let replied = ReadPosition(text: text) {
+                Self.positions.withLock { $0[configuration.baseURL] = max($0[configuration.baseURL] ?? 0, replied.offset) }
+            }
+            return .success(reply)
         } catch {
             let shown = CloudLocator.maskingPassword(configuration.baseURL)
             switch error {

@@ -73,6 +73,11 @@ public enum WebServicesHeader {
     /// Extension (issue 18): on a shared-database path, the userRecordName of the owner whose
     /// shared zone the call addresses (as `zoneID.ownerRecordName` in a body may also say).
     public static let sharedOwner = "X-CloudSync-Shared-Owner"
+    /// Extension (issue 28, read replicas): the primary's write-ahead-log position a reply
+    /// reflects, as PostgreSQL writes it (`16/B374D848`); a client sends back the highest it has
+    /// seen, so that a server with `--read-replica` reads for it only from a replica that has
+    /// replayed that far. See `ReadPosition`.
+    public static let position = "X-CloudSync-Position"
     /// The device name used when a request names none.
     public static let defaultDevice = "web"
 }

@@ -5,7 +5,8 @@ import CloudSyncWebProtocol
 /// One authenticated request being answered: decodes the body, calls the service, encodes the
 /// reply. Every failure is a thrown CloudError that the handler turns into its status and body.
 struct WebServicesCall {
-    let service: any CloudService
+    /// The cloud that answers: the server's, or (a read-only call under `ReplicaRouter`) a replica's.
+    var service: any CloudService
     let path: WebServicesPath
     let request: WebServicesRequest
     let database: DatabaseRequest

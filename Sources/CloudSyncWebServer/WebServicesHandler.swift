@@ -29,10 +29,14 @@ public final class WebServicesHandler: Sendable {
     /// Signs the asset URLs handed out (`assets/upload`, each asset's `downloadURL`); without
     /// it URLs are absolute but unsigned, and need the caller's credential.
     let assetGrants: AssetGrants?
+    /// With `serve --read-replica`: sends read-only calls to a replica that has replayed what the
+    /// caller has seen, and gives every reply its position (`ReplicaRouter`).
+    let replicas: ReplicaRouter?
 
     public init(cloudFor: @escaping CloudServiceFactory, makeUUID: @escaping @Sendable () -> String = RequestUUID.make,
-                scheme: String = "http", assetGrants: AssetGrants? = nil) {
+                scheme: String = "http", assetGrants: AssetGrants? = nil, replicas: ReplicaRouter? = nil) {
         self.cloudFor = cloudFor
+        self.replicas = replicas
         self.makeUUID = makeUUID
         self.scheme = scheme
         self.assetGrants = assetGrants
@@ -88,7 +92,13 @@ public final class WebServicesHandler: Sendable {
             if let owner = request.header(WebServicesHeader.sharedOwner) ?? ownerParameter { database = database.owned(by: owner) }
             let call = WebServicesCall(service: service, path: path, request: request, database: database,
                                        account: account, caller: caller, uuid: uuid, grants: assetGrants)
-            return try call.answer()
+            guard let replicas else { return try call.answer() }
+            let carried = request.header(WebServicesHeader.position).flatMap(ReadPosition.init(text:))
+            return try replicas.answer(path.endpoint, carried: carried, primary: service) { routed throws(CloudError) in
+                var routedCall = call
+                routedCall.service = routed
+                return try routedCall.answer()
+            }
         } catch {
             return errorResponse(error, status: WebServicesError.status(for: error), uuid: uuid)
         }

@@ -53,6 +53,9 @@ public enum ServeCommand {
                              help: "Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work."),
                   OptionSpec("db-connections", value: "N",
                              help: "Connections to a postgres:// cloud, shared by the requests (default twice the cores); a request that finds them all busy for 2 s gets 503 with Retry-After."),
+                  OptionSpec("read-replica", value: "URL",
+                             help: "A streaming replica (postgres://…) of the postgres:// --cloud, repeatable: read-only calls (records lookup, query and changes, zones list, lookup and changes, database changes) of a client that sends back the X-CloudSync-Position of its replies go to a replica that has replayed that far, others to the primary; a replica that is behind, down or failing leaves the call to the primary (one unreachable at start is a warning).",
+                             repeatable: true),
                   OptionSpec("public-url", value: "URL",
                              help: "The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request's Host and the server's scheme)."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
@@ -91,13 +94,22 @@ public enum ServeCommand {
         let scheme = configuration.tls == nil ? "http" : "https"
         let grants = AssetGrants(service: service, publicURL: try publicURL(arguments.value("public-url")), scheme: scheme)
         let authenticator = AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: service), grants: grants)
-        let webServices = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }, scheme: scheme, assetGrants: grants),
+        let warnings = try RequestLog(path: "-")
+        let replicas = try ServeReplicas.router(arguments.values("read-replica"), primary: service, connections: StoreConnections.limit) { line in
+            warnings.write("warning: " + line)
+            if arguments.value("log").map({ $0 != "-" }) ?? false { log.write("warning: " + line) }
+        }
+        let webServices = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }, scheme: scheme, assetGrants: grants,
+                                                                             replicas: replicas),
                                                  authenticator: authenticator)
         // The console (/console/), GET /metrics and the administrator's /admin/1/… around the Web Services.
         let metrics = ServerMetrics(started: Double(systemClock()) / 1000)
         let gauges = ServerGauges()
+        var replicaReads: (@Sendable () -> PrometheusText.ReplicaReads)?
+        if let replicas { replicaReads = { PrometheusText.ReplicaReads(replicas.figures) } }
         let handler = ConsoleHTTPHandler(base: webServices, authenticator: authenticator, operations: OperationsEndpoints(service: service),
-                                         metrics: metrics, gauges: { gauges.read() })
+                                         metrics: metrics, gauges: { gauges.read() },
+                                         replicaReads: replicaReads)
         let server = HTTPServer(configuration: configuration, handler: handler, log: { entry in
             log.write(entry.line)
             metrics.record(entry)
@@ -122,6 +134,7 @@ public enum ServeCommand {
         let signal = signals.stopOnSignal(server, grace: .seconds(10))
         log.write("stopped on signal \(signal)")
         if let grouping = service.storage as? any WriteGrouping { log.write(grouping.writeGroupFigures.line) }
+        if let replicas { log.write(replicas.figures.line) }
     }
 
     /// The cloud the requests are answered from: `service`, or (for tests of clients against a
