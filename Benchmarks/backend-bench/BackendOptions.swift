@@ -10,6 +10,10 @@ struct BackendOptions {
     var load = false
     var cluster = false
     var clusterScript: String?
+    var replicas = false
+    var replicaURL: String?
+    var replicaClients = 16
+    var replicaReads = 200
     var loadClients = 32
     var loadSaves = 200
     var skipPaging = false
@@ -26,6 +30,7 @@ struct BackendOptions {
     static let usage = """
         usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--paging]
                              [--skip-paging] [--load] [--cluster] [--load-clients N] [--load-saves N] [--postgres URL]
+                             [--replicas] [--replica URL] [--replica-clients N] [--replica-reads N]
                              [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
                              [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
 
@@ -58,6 +63,12 @@ struct BackendOptions {
                                 ratio, p99, the nodes' CPU s per 1,000 saves, each node's peak RSS
                                 (< 200 MB); needs --cluster-script PATH (scripts/bench-backend
                                 passes scripts/cluster)
+          --replicas            only the read-replica part (issue 28, figure 3): --replica-clients
+                                (16) clients x --replica-reads (200) lookups of 20 records, through
+                                2 serve nodes with --read-replica against 1 node without, same run:
+                                throughput ratio and the share of reads the replica answered
+          --replica URL         the streaming replica of --postgres (default
+                                $CLOUDSYNC_TEST_POSTGRES_REPLICA_URL, which scripts/with-postgres sets)
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case
           --runs N              repetitions of the save and fetch timings (median; default 1)
           --clients N           concurrent clients of the modify-latency case (default 64)
@@ -66,8 +77,9 @@ struct BackendOptions {
           --cloudsync PATH      the cloudsync executable (default: next to this one)
         """
 
-    init(arguments: [String], environment postgres: String?) throws {
+    init(arguments: [String], environment postgres: String?, replica: String? = nil) throws {
         postgresURL = postgres.flatMap { $0.isEmpty ? nil : $0 }
+        replicaURL = replica.flatMap { $0.isEmpty ? nil : $0 }
         var rest = arguments[...]
         func value(_ flag: String) throws -> String {
             guard let next = rest.popFirst() else { throw BenchFailure("\(flag) needs a value") }
@@ -90,6 +102,10 @@ struct BackendOptions {
             case "--load": load = true
             case "--cluster": cluster = true
             case "--cluster-script": clusterScript = try value(argument)
+            case "--replicas": replicas = true
+            case "--replica": replicaURL = try value(argument)
+            case "--replica-clients": replicaClients = try count(argument)
+            case "--replica-reads": replicaReads = try count(argument)
             case "--load-clients": loadClients = try count(argument)
             case "--load-saves": loadSaves = try count(argument)
             case "--postgres": postgresURL = try value(argument)

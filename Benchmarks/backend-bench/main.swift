@@ -21,7 +21,8 @@ func main() -> Int32 {
     let options: BackendOptions
     do {
         let environment = getenv("CLOUDSYNC_TEST_POSTGRES_URL").map { String(cString: $0) }
-        options = try BackendOptions(arguments: arguments, environment: environment)
+        let replica = getenv("CLOUDSYNC_TEST_POSTGRES_REPLICA_URL").map { String(cString: $0) }
+        options = try BackendOptions(arguments: arguments, environment: environment, replica: replica)
     } catch {
         log("backend-bench: \(error)\n\n\(BackendOptions.usage)")
         return 64
@@ -40,6 +41,12 @@ func main() -> Int32 {
         if options.cluster {
             guard let script = options.clusterScript else { throw BenchFailure("--cluster needs --cluster-script PATH (scripts/cluster)") }
             pairs.append(("cluster", try ClusterPart(options: options, work: work, cloudsync: cloudsync, script: script).run()))
+        } else if options.replicas {
+            guard let url = options.postgresURL, let replica = options.replicaURL else {
+                throw BenchFailure("--replicas needs --postgres URL and --replica URL (or scripts/with-postgres's variables)")
+            }
+            pairs.append(("replicas", try ReplicaPart(options: options, postgresURL: url, replicaURL: replica, work: work,
+                                                      cloudsync: cloudsync).run()))
         } else if options.load {
             guard let url = options.postgresURL else { throw BenchFailure("--load needs --postgres URL or CLOUDSYNC_TEST_POSTGRES_URL") }
             pairs.append(("load", try LoadPart(options: options, postgresURL: url, work: work, cloudsync: cloudsync).run()))
@@ -55,7 +62,7 @@ func main() -> Int32 {
             pairs.append(("postgres", try PostgresPart(options: options, url: options.postgresURL!, work: work, cloudsync: cloudsync).run()))
             pairs.append(("load_after_postgres", loadJSON()))
         }
-        if !options.hostile && !options.paging && !options.load && !options.cluster {
+        if !options.hostile && !options.paging && !options.load && !options.cluster && !options.replicas {
             pairs.append(("serve", options.skipServe ? .null : try ServePart(options: options, work: work, cloudsync: cloudsync).run()))
             pairs.append(("paging", options.skipPaging ? .null : try PagingPart(options: options, work: work, cloudsync: cloudsync).run()))
         }
