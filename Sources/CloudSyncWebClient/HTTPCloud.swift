@@ -301,7 +301,7 @@ public final class HTTPCloud: CloudService, Sendable {
            let token = page.syncToken {
             return ZoneChanges(changed: page.changed,
                                deleted: page.deleted.map { RecordDeletion(recordID: $0.recordID, recordType: $0.recordType) },
-                               token: ServerChangeToken(rawValue: token), moreComing: page.moreComing ?? false,
+                               token: ServerChangeToken(rawValue: PositionedToken.split(token).token), moreComing: page.moreComing ?? false,
                                encodedFields: page.fieldsTexts.map { $0.contains("\"downloadURL\"") ? nil : $0 })
         }
         return try RecordsCodec.decodeChangesReply(try Self.parse(reply))

@@ -44,9 +44,10 @@ package enum JSONFields {
         return Int(min(number, Int64(maximum)))
     }
 
-    /// A `syncToken` member.
+    /// A `syncToken` member, without the position a server with read replicas appends
+    /// (`PositionedToken`).
     package static func token(_ json: JSONValue, _ key: String = "syncToken") throws(CloudError) -> ServerChangeToken? {
-        try string(json, key).map(ServerChangeToken.init(rawValue:))
+        try string(json, key).map { ServerChangeToken(rawValue: PositionedToken.split($0).token) }
     }
 
     /// `desiredKeys`: nil for every field.

@@ -10,9 +10,10 @@ import Synchronization
 /// `X-CloudSync-Position`, the primary's WAL position at or after everything the reply reflects
 /// (from the primary: its insert position after the call, so after a write's commit; from a
 /// replica: the replica's replay position after the read), never below what the call carried.
+/// Every change token handed out carries that position too (`PositionedToken`: `TOKEN.HEX`).
 /// A call is read from a replica only when it carries a position (the header, which `HTTPCloud`
-/// sends back: the highest it has seen) and the replica has replayed at least that far
-/// (`pg_last_wal_replay_lsn()`); a call carrying none is answered by the primary. A replica
+/// sends back: the highest it has seen, or its change token's) and the replica has replayed at
+/// least that far (`pg_last_wal_replay_lsn()`); a call carrying none is answered by the primary. A replica
 /// that is behind, busy, down, or fails mid-call leaves the call to the primary (the client
 /// sees no error); a failed replica is tried again after a backoff (`ReplicaSlot`).
 public final class ReplicaRouter: Sendable {
@@ -61,21 +62,24 @@ public final class ReplicaRouter: Sendable {
 
     /// Answers one call: `call` run on a replica's cloud or on `primary`, its reply given the
     /// position header. Errors of the primary's answer are the call's.
-    public func answer(_ endpoint: WebServicesEndpoint, carried: ReadPosition?, primary: any CloudService,
+    public func answer(_ endpoint: WebServicesEndpoint, carried header: ReadPosition?, body: [UInt8] = [], primary: any CloudService,
                        _ call: (any CloudService) throws(CloudError) -> WebServicesResponse) throws(CloudError) -> WebServicesResponse {
         let readsOnly = Self.readsOnly(endpoint)
+        // A change token handed out here carries the position of its reply.
+        let token = Self.takesToken(endpoint) ? PositionedToken.position(inBody: body) : nil
+        let carried = [header, token].compactMap { $0 }.max()
         if readsOnly, let carried, carried.offset > 0, !slots.isEmpty {
-            if let answer = fromReplica(carried, call) { return answer }
+            if let answer = fromReplica(carried, endpoint, call) { return answer }
         }
         var response = try call(primary)
         if readsOnly { counts.withLock { $0.primaryReads += 1 } }
         let position = (try? primaryPosition()).map(ReadPosition.init(offset:))
-        if let shown = [position, carried].compactMap({ $0 }).max() { stamp(&response, shown) }
+        if let shown = [position, carried].compactMap({ $0 }).max() { stamp(&response, shown, endpoint) }
         return response
     }
 
     /// The answer of the first replica (in turn) that has replayed `carried`, or nil.
-    private func fromReplica(_ carried: ReadPosition,
+    private func fromReplica(_ carried: ReadPosition, _ endpoint: WebServicesEndpoint,
                              _ call: (any CloudService) throws(CloudError) -> WebServicesResponse) -> WebServicesResponse? {
         let first = next.add(1, ordering: .relaxed).oldValue
         for index in 0..<slots.count {
@@ -85,7 +89,7 @@ public final class ReplicaRouter: Sendable {
                 var response = try call(service)
                 // After the read: at or after the snapshot it read.
                 let replayed = try slot.replayed(service)
-                stamp(&response, max(carried, ReadPosition(offset: replayed)))
+                stamp(&response, max(carried, ReadPosition(offset: replayed)), endpoint)
                 counts.withLock { $0.replicaReads += 1 }
                 return response
             } catch {
@@ -107,8 +111,20 @@ public final class ReplicaRouter: Sendable {
         }
     }
 
-    private func stamp(_ response: inout WebServicesResponse, _ position: ReadPosition) {
+    /// The calls whose request may hold a change token.
+    static func takesToken(_ endpoint: WebServicesEndpoint) -> Bool {
+        [.recordsChanges, .zonesChanges, .changesDatabase].contains(endpoint)
+    }
+
+    /// The calls whose reply may hold change tokens.
+    static func givesTokens(_ endpoint: WebServicesEndpoint) -> Bool {
+        [.recordsChanges, .zonesChanges, .changesDatabase, .zonesList, .zonesLookup, .zonesModify].contains(endpoint)
+    }
+
+    /// Gives the reply its position: the header, and the suffix of each change token in it.
+    private func stamp(_ response: inout WebServicesResponse, _ position: ReadPosition, _ endpoint: WebServicesEndpoint) {
         response.headers.removeAll { $0.0.lowercased() == WebServicesHeader.position.lowercased() }
         response.headers.append((WebServicesHeader.position, position.text))
+        if response.status == 200, Self.givesTokens(endpoint) { response.body = PositionedToken.stamping(response.body, with: position) }
     }
 }

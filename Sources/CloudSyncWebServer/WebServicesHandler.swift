@@ -94,7 +94,7 @@ public final class WebServicesHandler: Sendable {
                                        account: account, caller: caller, uuid: uuid, grants: assetGrants)
             guard let replicas else { return try call.answer() }
             let carried = request.header(WebServicesHeader.position).flatMap(ReadPosition.init(text:))
-            return try replicas.answer(path.endpoint, carried: carried, primary: service) { routed throws(CloudError) in
+            return try replicas.answer(path.endpoint, carried: carried, body: request.body, primary: service) { routed throws(CloudError) in
                 var routedCall = call
                 routedCall.service = routed
                 return try routedCall.answer()

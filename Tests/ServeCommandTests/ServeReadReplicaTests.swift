@@ -143,13 +143,24 @@ struct ServeReadReplicaTests {
         let older = Self.call(fixture, "records/lookup", body: Self.lookup("r1"), position: seenFirst)
         #expect(older.status == 200 && older.body.contains("\"title\""), "\(older)")
         #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) == 2)
+        // A client that keeps only change tokens (no header) carries the position in them: the
+        // older token is read from the paused replica, the newer one from the primary.
+        #expect(token1.hasSuffix("." + String(Self.offset(seenFirst), radix: 16, uppercase: true)), "\(token1)")
+        let byOldToken = Self.call(fixture, "records/changes", body: Self.changes(token1), position: nil)
+        #expect(byOldToken.status == 200 && !byOldToken.body.contains("\"r2\""), "\(byOldToken)")
+        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) == 3)
+        let token2 = try #require(Self.syncToken(changes.body))
+        let byNewToken = Self.call(fixture, "records/changes", body: Self.changes(token2), position: nil)
+        #expect(byNewToken.status == 200 && !byNewToken.body.contains("\"r1\"") && !byNewToken.body.contains("\"r2\""), "\(byNewToken)")
+        #expect(Self.offset(byNewToken.position) >= Self.offset(seenSecond))
+        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) == 3)
 
         // Replay resumes: the replica serves the caller that has seen r2, with r2.
         _ = try replica.execute("SELECT pg_wal_replay_resume()")
         #expect(try Self.waitForReplay(replica, to: Self.offset(seenSecond)))
         let caughtUp = Self.call(fixture, "records/changes", body: Self.changes(token1), position: seenSecond)
         #expect(caughtUp.status == 200 && caughtUp.body.contains("\"r2\""), "\(caughtUp)")
-        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) == 3)
+        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) == 4)
 
         // The client sends back what it saw: in one session (a piped REPL), the reads after the
         // first reply go to the replica, and see the record saved in the same session.
@@ -158,7 +169,7 @@ struct ServeReadReplicaTests {
                                         + String(repeating: "zone list\nrecord get r1 --zone Notes\n", count: 5))
         #expect(session.status == 0, "\(session.stderr)")
         #expect(session.stdout.contains("\"r3\""), "\(session.stdout)")
-        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) > 3)
+        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) > 4)
         #expect(fixture.stop() == 0)
         #expect(fixture.log.contains("read replicas served"), "\(fixture.log)")
     }

@@ -54,7 +54,7 @@ public enum ServeCommand {
                   OptionSpec("db-connections", value: "N",
                              help: "Connections to a postgres:// cloud, shared by the requests (default twice the cores); a request that finds them all busy for 2 s gets 503 with Retry-After."),
                   OptionSpec("read-replica", value: "URL",
-                             help: "A streaming replica (postgres://…) of the postgres:// --cloud, repeatable: read-only calls (records lookup, query and changes, zones list, lookup and changes, database changes) of a client that sends back the X-CloudSync-Position of its replies go to a replica that has replayed that far, others to the primary; a replica that is behind, down or failing leaves the call to the primary (one unreachable at start is a warning).",
+                             help: "A streaming replica (postgres://…) of the postgres:// --cloud, repeatable: read-only calls (records lookup, query and changes, zones list, lookup and changes, database changes) of a client that sends back the X-CloudSync-Position of its replies (or a change token, which carries it) go to a replica that has replayed that far, others to the primary; a replica that is behind, down or failing leaves the call to the primary (one unreachable at start is a warning).",
                              repeatable: true),
                   OptionSpec("public-url", value: "URL",
                              help: "The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request's Host and the server's scheme)."),
