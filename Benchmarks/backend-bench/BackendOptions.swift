@@ -66,7 +66,8 @@ struct BackendOptions {
           --replicas            only the read-replica part (issue 28, figure 3): --replica-clients
                                 (16) clients x --replica-reads (200) lookups of 20 records, through
                                 2 serve nodes with --read-replica against 1 node without, same run:
-                                throughput ratio and the share of reads the replica answered
+                                throughput ratio and the share of reads the replica answered (and
+                                2 nodes without a replica, to tell the parts apart)
           --replica URL         the streaming replica of --postgres (default
                                 $CLOUDSYNC_TEST_POSTGRES_REPLICA_URL, which scripts/with-postgres sets)
           --skip-1m             skip the 1,000,000-record zone of the PostgreSQL incremental case

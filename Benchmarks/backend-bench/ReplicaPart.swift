@@ -68,10 +68,14 @@ struct ReplicaPart {
         }
         let single = try measure(cloud: cloud, nodes: 1, replica: nil, tokens: tokens, label: "1 node, no replica")
         let spread = try measure(cloud: cloud, nodes: 2, replica: replica, tokens: tokens, label: "2 nodes + replica")
+        // Where the difference comes from: the second node alone, without the replica.
+        let twoNodes = try measure(cloud: cloud, nodes: 2, replica: nil, tokens: tokens, label: "2 nodes, no replica")
         let ratio = spread.throughput / single.throughput
         log("  2 nodes + replica / 1 node: \(fixed(ratio, digits: 2))× reads/s; replica answered \(fixed(100 * (spread.replicaShare ?? 0), digits: 1)) % of reads")
-        return .object([("one_node", single.json), ("two_nodes_with_replica", spread.json),
+        log("  2 nodes without replica / 1 node: \(fixed(twoNodes.throughput / single.throughput, digits: 2))×")
+        return .object([("one_node", single.json), ("two_nodes_with_replica", spread.json), ("two_nodes_no_replica", twoNodes.json),
                         ("throughput_ratio", .double(round3(ratio))),
+                        ("two_nodes_no_replica_ratio", .double(round3(twoNodes.throughput / single.throughput))),
                         ("replica_share", spread.replicaShare.map { .double(round3($0)) } ?? .null),
                         ("clients", .int(Int64(clients))), ("reads_per_client", .int(Int64(reads))),
                         ("timed", .string("\(clients) threads, each its own account and HTTPCloud, \(reads) lookups of \(Self.recordsPerRead) of its \(Self.recordsPerAccount) records; 2 nodes: thread i uses node i % 2; one machine for every process (primary, replica, nodes, clients)"))])
