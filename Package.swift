@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(name: "ServeCommandTests", dependencies: ["TestSupport", "cloudsync", "CloudSyncPostgres"], swiftSettings: strict),
         // Several serve nodes behind HAProxy over a PostgreSQL primary and replica (scripts/cluster).
         .testTarget(name: "ClusterTests",
-                    dependencies: ["CloudSyncCloud", "CloudSyncCore", "CloudSyncWebServices", "TestSupport", "cloudsync"],
+                    dependencies: ["CloudSyncService", "CloudSyncCore", "CloudSyncWebProtocol", "CloudSyncWebClient", "TestSupport", "cloudsync"],
                     swiftSettings: strict),
         // PostgreSQL (issue 11): the built binary with --cloud postgres://, on the scripts/with-postgres cluster.
         .testTarget(name: "PostgresCloudCommandTests",

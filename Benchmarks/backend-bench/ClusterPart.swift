@@ -1,7 +1,8 @@
 import BenchSupport
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
-import CloudSyncWebServices
+import CloudSyncWebClient
+import CloudSyncWebProtocol
 #if canImport(Glibc)
 import Glibc
 #endif

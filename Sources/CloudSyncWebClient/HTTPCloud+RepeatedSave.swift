@@ -1,5 +1,6 @@
 import CloudSyncService
 import CloudSyncCore
+import CloudSyncWebProtocol
 
 extension HTTPCloud {
     /// The result of a records modify that was sent again after a try a node may have applied

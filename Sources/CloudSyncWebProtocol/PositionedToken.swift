@@ -43,7 +43,7 @@ public enum PositionedToken {
     }
 
     /// The position a request body's `syncToken` carries, if any.
-    static func position(inBody body: [UInt8]) -> ReadPosition? {
+    package static func position(inBody body: [UInt8]) -> ReadPosition? {
         guard !body.isEmpty, let json = try? JSONValue.parse(bytes: body), let text = json["syncToken"]?.stringValue else { return nil }
         return split(text).position
     }

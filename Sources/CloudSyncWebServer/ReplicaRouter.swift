@@ -1,5 +1,6 @@
 import CloudSyncService
 import CloudSyncCore
+import CloudSyncWebProtocol
 import Synchronization
 
 /// Where `serve --read-replica` answers each call (issue 28): read-only calls from a streaming

@@ -1,6 +1,7 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
-import CloudSyncWebServices
+import CloudSyncWebClient
+import CloudSyncWebProtocol
 import Synchronization
 import TestSupport
 import Testing

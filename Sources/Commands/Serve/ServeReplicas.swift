@@ -1,9 +1,9 @@
 import CloudSyncCLI
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncPostgres
 import CloudSyncPostgresCloud
-import CloudSyncWebServices
+import CloudSyncWebServer
 
 /// `serve --read-replica URL` (repeatable, issue 28): the router of read-only calls to streaming
 /// replicas of the primary of `--cloud postgres://…`.
