@@ -49,10 +49,10 @@ let package = Package(
         .target(name: "CloudSyncPostgres", dependencies: ["CloudSyncCore", "CPostgres"], swiftSettings: strict),
         // HTTP server (issue 12): generic HTTP/HTTPS over libmicrohttpd, limits, graceful stop. No cloud knowledge.
         .target(name: "CloudSyncHTTPServer", dependencies: ["CloudSyncCore", "CMicroHTTPD", "CZlib"], swiftSettings: strict),
-        // The service: CloudService, ServiceCloud (the rules over any CloudStorage), the storage
+        // The service: CloudService, StorageBackedCloud (the rules over any CloudStorage), the storage
         // protocols and rows, the wrappers, and CloudLocator with the backends registered to it.
         .target(name: "CloudSyncService", dependencies: ["CloudSyncCore", "CloudSyncCrypto"], swiftSettings: strict),
-        // The embedded cloud: ServiceCloud over one SQLite file (SQLiteCloud*), its notification
+        // The embedded cloud: StorageBackedCloud over one SQLite file (SQLiteCloud*), its notification
         // queue and wake-up files.
         .target(name: "CloudSyncSQLiteCloud", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncSQLite"],
                 swiftSettings: strict),

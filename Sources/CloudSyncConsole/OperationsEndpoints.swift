@@ -19,9 +19,9 @@ public struct OperationsEndpoints: Sendable {
     /// credential is; any credential may ask.
     public static let role = "role"
 
-    let service: ServiceCloud
+    let service: StorageBackedCloud
 
-    public init(service: ServiceCloud) {
+    public init(service: StorageBackedCloud) {
         self.service = service
     }
 

@@ -3,9 +3,9 @@ import CloudSyncCore
 import CloudSyncPostgres
 
 /// The cloud in a PostgreSQL database (`--cloud postgres://user:pw@host:port/db`): the
-/// service's rules are `ServiceCloud`'s, over `PostgresCloudStorage`. Devices on any machine
+/// service's rules are `StorageBackedCloud`'s, over `PostgresCloudStorage`. Devices on any machine
 /// that reaches the server sync through it; listeners are woken with LISTEN/NOTIFY.
-public final class PostgresCloud: ServiceCloud, @unchecked Sendable {
+public final class PostgresCloud: StorageBackedCloud, @unchecked Sendable {
     /// Where it lives (the password masked in `description`).
     public let url: PostgresURL
 

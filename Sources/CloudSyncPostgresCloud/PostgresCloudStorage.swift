@@ -4,7 +4,7 @@ import CloudSyncPostgres
 import Synchronization
 
 /// A PostgreSQL cloud's storage: the tables of `PostgresCloudSchema` in one database (or one
-/// schema of it, `?schema=`), with no rules of the service (those are `ServiceCloud`'s).
+/// schema of it, `?schema=`), with no rules of the service (those are `StorageBackedCloud`'s).
 ///
 /// `shared(_:)` keeps one storage per URL for the process (every `PostgresCloud` opened on that
 /// URL, such as each line of a script, shares it). Its connections are a `PostgresConnectionPool`

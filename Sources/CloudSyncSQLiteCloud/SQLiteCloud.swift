@@ -8,11 +8,11 @@ import Glibc
 /// The embedded cloud: every container, account and database in one SQLite file, in WAL mode
 /// with a busy timeout so that several `cloudsync` processes (devices) share it.
 ///
-/// The service's rules are `ServiceCloud`'s; this is that service over `SQLiteCloudStorage`.
+/// The service's rules are `StorageBackedCloud`'s; this is that service over `SQLiteCloudStorage`.
 /// Change sequencing: each zone has a counter; a modify call takes the next numbers inside its
 /// `BEGIN IMMEDIATE` transaction, so writers serialize and a reader never sees seq N+1 before N.
 /// Each record row keeps its latest seq; deletions leave tombstones.
-public final class SQLiteCloud: ServiceCloud, @unchecked Sendable {
+public final class SQLiteCloud: StorageBackedCloud, @unchecked Sendable {
     public let path: String
 
     /// Opens (creating if needed) the cloud file at `path`.

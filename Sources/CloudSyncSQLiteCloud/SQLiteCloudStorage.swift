@@ -4,7 +4,7 @@ import CloudSyncSQLite
 import Synchronization
 
 /// The embedded cloud's storage: the tables of one SQLite file (`SQLiteCloudSchema`), with no
-/// rules of the service (those are `ServiceCloud`'s).
+/// rules of the service (those are `StorageBackedCloud`'s).
 ///
 /// One connection, used by one transaction at a time. A write transaction is `BEGIN
 /// IMMEDIATE`, so writers of the file (any process) serialize and commit in counter order; a

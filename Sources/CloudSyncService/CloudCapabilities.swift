@@ -17,10 +17,10 @@ public struct CloudCapabilities: Sendable {
     public var users: (any UserDirectoryService)?
     /// The service's rules over a storage held by this process (an embedded or PostgreSQL
     /// cloud): credentials, administrators, copy and check. Nil for a cloud reached over HTTP.
-    public var admin: ServiceCloud?
+    public var admin: StorageBackedCloud?
 
     public init(data: any CloudService, schema: (any SchemaService)? = nil, sharing: (any SharingService)? = nil,
-                users: (any UserDirectoryService)? = nil, admin: ServiceCloud? = nil) {
+                users: (any UserDirectoryService)? = nil, admin: StorageBackedCloud? = nil) {
         self.data = data
         self.schema = schema
         self.sharing = sharing

@@ -1,7 +1,7 @@
 import CloudSyncCore
 
 /// The CloudKit-like service: zones, records, queries and change tracking of the databases of
-/// one container. Implemented once by `ServiceCloud` over a `CloudStorage` (the embedded SQLite
+/// one container. Implemented once by `StorageBackedCloud` over a `CloudStorage` (the embedded SQLite
 /// file or PostgreSQL), and by `HTTPCloud` as the client of a server; the conformance suite in
 /// the tests runs the same cases against every backend.
 ///

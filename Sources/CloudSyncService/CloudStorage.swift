@@ -1,10 +1,10 @@
 import CloudSyncCore
 
-/// What a cloud backend stores: the tables behind `ServiceCloud`, with no rules of the service.
+/// What a cloud backend stores: the tables behind `StorageBackedCloud`, with no rules of the service.
 ///
 /// A storage only stores, sequences and notifies. Every check a server makes (names, change
 /// tags, permissions, limits, schema, subscriptions, cascades, atomic zones, tokens) is in
-/// `ServiceCloud`, written once over this protocol; SQLite (`SQLiteCloudStorage`) and PostgreSQL
+/// `StorageBackedCloud`, written once over this protocol; SQLite (`SQLiteCloudStorage`) and PostgreSQL
 /// implement it.
 ///
 /// Transactions run one at a time per storage object (a storage serializes its callers). A
@@ -258,7 +258,7 @@ public protocol CloudStorageTransaction {
     func addContainerAdministrator(_ account: String, container: String, now: Int64) throws -> Bool
     /// Ends `account`'s administration of `container`; false when it was none.
     func removeContainerAdministrator(_ account: String, container: String) throws -> Bool
-    /// The bytes an account's data takes (`ServiceCloud+Quota`), 0 when none was counted.
+    /// The bytes an account's data takes (`StorageBackedCloud+Quota`), 0 when none was counted.
     func usage(payer: String) throws -> Int64
     /// Adds `delta` (negative to free) to an account's bytes; returns the new total when
     /// `needTotal` (a quota to check), else nil (a backend may then send it with the commit).

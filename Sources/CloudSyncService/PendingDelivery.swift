@@ -1,6 +1,6 @@
 import Synchronization
 
-/// When a process delivers the record changes it wrote (`ServiceCloud.setPendingDeliveryMode`).
+/// When a process delivers the record changes it wrote (`StorageBackedCloud.setPendingDeliveryMode`).
 public enum PendingDeliveryMode: Sendable {
     /// Right after the commit, on the writer's thread: a command has delivered before it ends.
     case afterCommit

@@ -5,7 +5,7 @@ import CloudSyncCore
 /// The transaction of a change that some subscription concerns stores one of these (with the
 /// records as they were saved and as they were before) on its container's pending queue, a
 /// notification queue of no real device. After the commit it is delivered
-/// (`ServiceCloud.deliverPendingChanges`): the subscriptions are evaluated outside the writer's
+/// (`StorageBackedCloud.deliverPendingChanges`): the subscriptions are evaluated outside the writer's
 /// transaction, so the subscriptions of other accounts do not lengthen it, and a reader of any
 /// queue delivers what is pending first, so a change whose writer died is still announced.
 struct PendingRecordChange {

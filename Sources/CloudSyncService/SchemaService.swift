@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-/// Schema administration of a container, what `cloudsync schema` talks to. `ServiceCloud`
+/// Schema administration of a container, what `cloudsync schema` talks to. `StorageBackedCloud`
 /// implements it over any `CloudStorage`; `HTTPCloud` over the `schema/…` endpoints of `cloudsync serve`.
 public protocol SchemaService: AnyObject, Sendable {
     /// The schema of a container's environment: the declared one (imported or deployed) plus,

@@ -2,7 +2,7 @@ import CloudSyncCore
 
 /// Zone sharing (issue 18), CKShare's model: an owner shares a zone of their private database,
 /// invites accounts with a permission, and each participant who accepts finds the zone in their
-/// shared database. `ServiceCloud` holds the rules for every backend; `HTTPCloud` carries the
+/// shared database. `StorageBackedCloud` holds the rules for every backend; `HTTPCloud` carries the
 /// calls to `cloudsync serve` (the `shares/…` extension endpoints).
 ///
 /// Owner calls take the owner's private-database request; participant calls (`acceptShare`,

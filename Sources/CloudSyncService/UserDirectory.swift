@@ -3,7 +3,7 @@ import CloudSyncCore
 /// Users finding each other (issue 26), CloudKit's user discovery over this project's accounts:
 /// look-up by userRecordName (`users/lookup/id`) or by account login (the extension
 /// `users/lookup/account`, where Apple looks users up by email), each answering the user's
-/// userRecordName and display name (`firstName`/`lastName`). `ServiceCloud` holds the rules for
+/// userRecordName and display name (`firstName`/`lastName`). `StorageBackedCloud` holds the rules for
 /// every backend; `HTTPCloud` carries the calls to `cloudsync serve`.
 ///
 /// Every signed-in account may look users up; a look-up creates nothing and reveals no private

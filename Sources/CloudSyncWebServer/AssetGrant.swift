@@ -5,7 +5,7 @@ import CloudSyncWebProtocol
 /// A signed permission to use one asset URL without a CloudKit credential, as Apple's upload
 /// and download URLs work: `?ckAssetGrant=PAYLOAD.MAC`, where PAYLOAD is the base64url of a JSON
 /// array of the fields below and MAC the base64url HMAC-SHA256 of PAYLOAD under the store's
-/// secret (`ServiceCloud.assetGrantSecret`). An upload grant names the container, environment,
+/// secret (`StorageBackedCloud.assetGrantSecret`). An upload grant names the container, environment,
 /// database and account (the file's checksum is not known before it is sent); a download grant
 /// names the asset's checksum and size too, and, in the shared database, the record and its
 /// owner.

@@ -34,7 +34,7 @@ public final class AssetGrants: Sendable {
     }
 
     /// The grants of `service`'s store.
-    public convenience init(service: ServiceCloud, publicURL: String? = nil, scheme: String = "http") {
+    public convenience init(service: StorageBackedCloud, publicURL: String? = nil, scheme: String = "http") {
         self.init(secret: { () throws(CloudError) in try service.assetGrantSecret() }, publicURL: publicURL, scheme: scheme)
     }
 

@@ -17,7 +17,7 @@ public protocol WebServicesAuthenticator: Sendable {
     func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal?
 }
 
-/// Credentials kept in a cloud's storage (`ServiceCloud+Credentials`): a bearer token
+/// Credentials kept in a cloud's storage (`StorageBackedCloud+Credentials`): a bearer token
 /// (`Authorization: Bearer TOKEN` or `?ckWebAuthToken=TOKEN`), or a request signed with a
 /// registered server-to-server key (`ServerKeySignature`). A signed request is accepted once:
 /// its signature is remembered in the store for its 5-minute window (every node over the store
@@ -27,12 +27,12 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
     /// The `retryAfter` (seconds) of a credential store that cannot be read.
     public static let storeRetryAfter = 1.0
 
-    let service: ServiceCloud
+    let service: StorageBackedCloud
     let clock: @Sendable () -> Int64
 
     /// Checks credentials against `service`'s storage; `clock` (ms since 1970) judges a signed
     /// request's date.
-    public init(service: ServiceCloud, clock: @escaping @Sendable () -> Int64 = systemClock) {
+    public init(service: StorageBackedCloud, clock: @escaping @Sendable () -> Int64 = systemClock) {
         self.service = service
         self.clock = clock
     }

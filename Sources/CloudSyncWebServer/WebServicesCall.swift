@@ -163,7 +163,7 @@ struct WebServicesCall {
 
     /// The `schema/…` extension. Any signed-in account may read a schema; import, deploy and
     /// reset need an administrator of the container (a credential with the administrator role,
-    /// or an account the container names: `ServiceCloud+Administrators`), and go through the
+    /// or an account the container names: `StorageBackedCloud+Administrators`), and go through the
     /// private database. Import and reset name the development environment in their path.
     func schemaReply(to body: JSONValue) throws(CloudError) -> JSONValue {
         guard let schemas = service.capabilities.schema else {

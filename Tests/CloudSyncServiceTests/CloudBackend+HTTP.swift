@@ -21,11 +21,11 @@ extension CloudBackend {
 enum HTTPTestServers {
     final class Entry: Sendable {
         let server: HTTPServer
-        let service: ServiceCloud
+        let service: StorageBackedCloud
         let clock: ClockBox
         let tokens = Mutex<[String: String]>([:])
 
-        init(server: HTTPServer, service: ServiceCloud, clock: ClockBox) {
+        init(server: HTTPServer, service: StorageBackedCloud, clock: ClockBox) {
             self.server = server
             self.service = service
             self.clock = clock

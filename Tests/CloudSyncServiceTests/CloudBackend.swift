@@ -43,7 +43,7 @@ struct CloudBackend: CustomStringConvertible, Sendable {
                                      freshLocation: { directory in "sqlite://" + directory.file("cloud.sqlite") },
                                      open: openByURL)
 
-    /// `ServiceCloud` over `MemoryCloudStorage`: the rules with a storage that has no SQL.
+    /// `StorageBackedCloud` over `MemoryCloudStorage`: the rules with a storage that has no SQL.
     static let memory = CloudBackend(name: "memory", freshLocation: { _ in MemoryCloudStorage.fresh() }, open: openByURL)
 
     /// `PostgresCloud` on the test server (`CLOUDSYNC_TEST_POSTGRES_URL`, set by

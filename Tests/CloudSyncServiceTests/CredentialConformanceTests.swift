@@ -12,7 +12,7 @@ struct CredentialConformanceTests {
         let f = try backend.make()
         let service = try #require(f.cloud.capabilities.admin)
         let (row, token) = try service.createToken(account: "alice")
-        #expect(row.secret == ServiceCloud.tokenHash(token) && row.secret != token)
+        #expect(row.secret == StorageBackedCloud.tokenHash(token) && row.secret != token)
         #expect(row.lastUsed == nil)
         #expect(try service.authenticate(token: token)?.account == "alice")
         #expect(try service.authenticate(token: token + "x") == nil)

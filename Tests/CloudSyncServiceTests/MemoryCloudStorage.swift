@@ -4,7 +4,7 @@ import Synchronization
 
 /// A `CloudStorage` in plain Swift dictionaries: the second backend of the conformance suite.
 ///
-/// It shows that every rule lives in `ServiceCloud` (nothing the suite checks is left to SQL)
+/// It shows that every rule lives in `StorageBackedCloud` (nothing the suite checks is left to SQL)
 /// and is a reference for what each storage primitive must do. A transaction works on the live
 /// state and keeps a copy of the state at its start: a throwing body restores it (and a nested
 /// one restores its own copy), and `recordImagesBeforeTransaction` reads it.
@@ -118,7 +118,7 @@ final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
     /// The memory storage as `CloudLocator` opens it: `memory:N` from `fresh()`.
     static let backend = CloudBackendRegistration(name: "memory", form: .url(prefixes: ["memory:"]), acceptedForms: nil) {
         locator, request in
-        ServiceCloud(storage: try MemoryCloudStorage.named(locator.url), clock: request.clock)
+        StorageBackedCloud(storage: try MemoryCloudStorage.named(locator.url), clock: request.clock)
     }
 
     /// The location of a new, empty store.

@@ -13,12 +13,12 @@ struct PendingDeliveryTests {
 
     static let storageBackends: [CloudBackend] = [.sqlite, .memory, .postgres]
 
-    func service(_ w: W) throws -> ServiceCloud {
+    func service(_ w: W) throws -> StorageBackedCloud {
         try #require(w.cloud.capabilities.admin)
     }
 
     /// What a writer that committed and then died leaves: the change on the pending queue.
-    func leavePending(_ service: ServiceCloud, _ w: W, _ record: Record, existedBefore: Bool = false) throws {
+    func leavePending(_ service: StorageBackedCloud, _ w: W, _ record: Record, existedBefore: Bool = false) throws {
         let dbID = try #require(try service.read { tx in try service.findDatabase(w.laptop, tx)?.id })
         let change = PendingRecordChange(dbID: dbID, zoneName: "Notes", request: w.laptop, now: 1_700_000_000_000,
                                          events: [RecordEvent(record: record, deleted: false, existedBefore: existedBefore)])

@@ -9,7 +9,7 @@ import Testing
 @Suite("Quotas and device registrations (conformance)")
 struct QuotaConformanceTests {
     /// The service behind the fixture's cloud: the cloud itself, or the HTTP test server's.
-    func service(_ f: CloudFixture) throws -> ServiceCloud {
+    func service(_ f: CloudFixture) throws -> StorageBackedCloud {
         if let service = f.cloud.capabilities.admin { return service }
         return try #require(HTTPTestServers.entries.withLock { $0[f.location] }?.service)
     }

@@ -3,8 +3,8 @@ import CloudSyncCore
 import TestSupport
 import Testing
 
-/// Zone sharing (issue 18) on every backend: the rules of `ServiceCloud+Sharing` and
-/// `ServiceCloud+SharedAccess`.
+/// Zone sharing (issue 18) on every backend: the rules of `StorageBackedCloud+Sharing` and
+/// `StorageBackedCloud+SharedAccess`.
 @Suite("Sharing (conformance)")
 struct SharingConformanceTests {
     /// Alice's zone `Trips` with one record, shared; her private request.

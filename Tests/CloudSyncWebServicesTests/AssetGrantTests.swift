@@ -65,7 +65,7 @@ struct AssetGrantTests {
         let elsewhere = try SQLiteCloud(path: directory.file("other.sqlite"))
         let token = try AssetGrants(service: first).sign(Self.grant(.upload), lifetime: AssetGrants.uploadLifetime)
         let query = [(AssetGrants.parameter, token)]
-        func precheck(_ service: ServiceCloud, _ query: [(String, String)]) -> CredentialRefusal? {
+        func precheck(_ service: StorageBackedCloud, _ query: [(String, String)]) -> CredentialRefusal? {
             AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: service), grants: AssetGrants(service: service))
                 .precheck(path: Self.upload, query: query, headers: [])
         }

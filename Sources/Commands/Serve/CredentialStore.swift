@@ -9,7 +9,7 @@ import Glibc
 /// The cloud whose storage holds the credentials: `serve` and `token` work on the store itself
 /// (`--cloud sqlite://…` or `postgres://…`), never through another server.
 enum CredentialStore {
-    static func service(_ context: CommandContext) throws -> ServiceCloud {
+    static func service(_ context: CommandContext) throws -> StorageBackedCloud {
         let locator = try CloudLocator(parsing: context.settings.cloudURL)
         if locator.isWebServicesServer {
             throw CLIError.usage("this command works on the cloud's store itself; give --cloud sqlite:///… or postgres://…, not a server URL")

@@ -166,7 +166,7 @@ public enum ServeCommand {
         return count
     }
 
-    static func faultInjected(_ service: ServiceCloud, _ context: CommandContext) throws -> any CloudService {
+    static func faultInjected(_ service: StorageBackedCloud, _ context: CommandContext) throws -> any CloudService {
         let faults = context.environment["CLOUDSYNC_FAULTS"] ?? ""
         let callLog = context.environment["CLOUDSYNC_CALL_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         let delayText = context.environment["CLOUDSYNC_FAULT_DELAY_MS"] ?? ""

@@ -11,7 +11,7 @@ enum ServeReplicas {
     /// The router, or nil without `--read-replica`. A malformed URL, or replicas of a cloud that
     /// is not PostgreSQL, is a usage error (64); a replica that does not answer yet is not an
     /// error: `warn` gets one line and the primary answers until it does.
-    static func router(_ texts: [String], primary: ServiceCloud, connections: Int,
+    static func router(_ texts: [String], primary: StorageBackedCloud, connections: Int,
                        warn: @escaping @Sendable (String) -> Void) throws -> ReplicaRouter? {
         guard !texts.isEmpty else { return nil }
         guard let primary = primary as? PostgresCloud else {

@@ -5,7 +5,7 @@ import CloudSyncCore
 /// primitives) and its record `cloudkit.zoneshare` in the zone. Accepting adds the zone to the
 /// participant's shared database; removing, leaving or deleting takes it away (reason
 /// `unshared` in their next database changes).
-extension ServiceCloud: SharingService {
+extension StorageBackedCloud: SharingService {
     /// The most accounts one call invites or removes.
     public static let maxParticipantsPerCall = 100
 

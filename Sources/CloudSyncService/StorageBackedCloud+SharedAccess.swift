@@ -29,7 +29,7 @@ extension DatabaseRequest {
     }
 }
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// A shared-database request with its owner: `sharedOwner`, else the one owner the zone IDs
     /// name (the caller's own name and the current-user placeholder name nobody).
     func sharedRequest(_ request: DatabaseRequest, owners: [String]) throws(CloudError) -> DatabaseRequest {

@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     public func queryRecords(_ query: RecordQuery, in request: DatabaseRequest) throws(CloudError) -> QueryPage {
         try NameRules.validateIdentifier(query.recordType, kind: "record type")
         try ServiceRules.validatePredicate(query.predicate)

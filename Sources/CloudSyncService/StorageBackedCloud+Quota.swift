@@ -7,7 +7,7 @@ import CloudSyncCore
 /// set (`serve --quota-bytes`), a call that would grow an account past it is refused whole with
 /// `quotaExceeded` (QUOTA_EXCEEDED, exit 65); calls that free space (deletes) always go through,
 /// and reads never look at it.
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// Sets the quota of every account, in bytes; nil (or 0) for none.
     public func setQuota(bytes: Int64?) {
         quota.store(max(bytes ?? 0, 0), ordering: .relaxed)

@@ -1,7 +1,7 @@
 import CloudSyncCore
 import CloudSyncCrypto
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     public func uploadAssets(_ contents: [[UInt8]], in request: DatabaseRequest) throws(CloudError) -> [AssetReference] {
         guard contents.count <= CloudLimits.maxRecordsPerModify else {
             throw CloudError(.limitExceeded, "upload at most \(CloudLimits.maxRecordsPerModify) assets at once")

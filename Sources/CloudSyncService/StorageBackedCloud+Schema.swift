@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud: SchemaService {
+extension StorageBackedCloud: SchemaService {
     public func schema(container: String, environment: CloudEnvironment) throws(CloudError) -> CloudSchema {
         try read { tx in try effectiveSchema(environment.storageContainer(container), tx) }
     }

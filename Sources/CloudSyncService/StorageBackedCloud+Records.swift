@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     // MARK: Modify
 
     public func modifyRecords(_ modify: ModifyRequest, in request: DatabaseRequest) throws(CloudError) -> ModifyResult {
@@ -35,11 +35,11 @@ extension ServiceCloud {
         var zoneOrder: [String] = []
         var savesByZone: [String: [Record]] = [:]
         var deletesByZone: [String: [RecordID]] = [:]
-        for (name, run) in ServiceCloud.zoneRuns(modify.saves, zone: \.recordID.zoneID.zoneName) {
+        for (name, run) in StorageBackedCloud.zoneRuns(modify.saves, zone: \.recordID.zoneID.zoneName) {
             if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
             savesByZone[name, default: []].append(contentsOf: run)
         }
-        for (name, run) in ServiceCloud.zoneRuns(modify.deletes, zone: \.zoneID.zoneName) {
+        for (name, run) in StorageBackedCloud.zoneRuns(modify.deletes, zone: \.zoneID.zoneName) {
             if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
             deletesByZone[name, default: []].append(contentsOf: run)
         }

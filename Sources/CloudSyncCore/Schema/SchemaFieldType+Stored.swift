@@ -1,5 +1,5 @@
 /// The one mapping from a stored field type to its schema type, used where a schema grows from
-/// saved values (`ServiceCloud+Schema`) and where `schema init` declares a local store's fields.
+/// saved values (`StorageBackedCloud+Schema`) and where `schema init` declares a local store's fields.
 extension SchemaFieldType {
     /// The schema type of a field that grew from values of stored type `stored`.
     public init(stored: FieldTypeName) {

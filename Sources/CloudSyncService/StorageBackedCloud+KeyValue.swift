@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     public func modifyKeyValues(_ writes: [KeyValueWrite], in request: DatabaseRequest) throws(CloudError) -> [KeyValueItem] {
         for write in writes {
             try KeyValueLimits.validateKey(write.key)

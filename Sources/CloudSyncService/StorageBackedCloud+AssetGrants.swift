@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// The `meta` key of the secret that signs asset grants.
     public static let assetGrantSecretKey = "asset-grant-secret"
 

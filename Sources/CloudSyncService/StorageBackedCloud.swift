@@ -9,7 +9,7 @@ import Synchronization
 /// `changeTokenExpired`) and the notifications each change fans out are decided here; the
 /// storage only stores, sequences and notifies. `SQLiteCloud` is this service over the embedded
 /// SQLite file; other backends pass their own storage.
-open class ServiceCloud: CloudService, @unchecked Sendable {
+open class StorageBackedCloud: CloudService, @unchecked Sendable {
     /// Where the data lives.
     public let storage: any CloudStorage
     /// The random identity of the store, carried in every token.

@@ -4,7 +4,7 @@ import CloudSyncCrypto
 /// The credentials `cloudsync serve` accepts, kept in the cloud's own storage so that every
 /// server node over one store agrees: bearer tokens (only their SHA-256 is stored) and
 /// server-to-server public keys.
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// A new token for `account`: the row stored (its ID and the token's hash) and the token
     /// itself, which is shown once and never stored. `admin` gives it the administrator role.
     public func createToken(account: String, admin: Bool = false) throws(CloudError) -> (credential: CredentialRow, token: String) {

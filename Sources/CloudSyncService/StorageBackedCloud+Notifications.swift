@@ -5,12 +5,12 @@ import CloudSyncCore
 /// Zone and key-value notifications are enqueued inside the transaction of the change
 /// (`saveZones`, `deleteZones`, the key-value store call in here); record changes put one
 /// `PendingRecordChange` on the container's pending queue in theirs, delivered after the commit
-/// (`ServiceCloud+PendingDelivery`). Either way a notification never announces an uncommitted
+/// (`StorageBackedCloud+PendingDelivery`). Either way a notification never announces an uncommitted
 /// change and no committed change lacks its notification. The listeners of devices that got a
 /// new row are woken through the storage (`wakeListeners`) inside the transaction that queued
 /// it: a woken listener reads its queue in a write transaction (`takeNotifications`), which
 /// waits for that writer to commit, so it never reads too early.
-extension ServiceCloud {
+extension StorageBackedCloud {
     // MARK: CloudService
 
     public func registerDevice(_ device: DeviceAddress) throws(CloudError) {

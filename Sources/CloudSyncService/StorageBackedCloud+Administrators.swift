@@ -5,7 +5,7 @@ import CloudSyncCore
 /// credential with the administrator role. On a store opened directly, the first account that
 /// sets up a container's schema (or runs `cloudsync admin add`) becomes its first administrator;
 /// through `serve`, no one claims a container: an operator names its administrators.
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// The accounts that administer `container`, by name.
     public func administrators(container: String) throws(CloudError) -> [String] {
         try read { tx in try tx.containerAdministrators(container: container) }

@@ -12,7 +12,7 @@ import Glibc
 /// process delivered it meanwhile), queues its notifications and wakes their devices. A failure
 /// leaves the changes pending for the next delivery: after the next write of this process, or
 /// before any device's queue is read (`takeNotifications`).
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// Changes read from the pending queue at once.
     static let pendingBatch = 32
     /// How long the background thread lets changes gather before it delivers them.

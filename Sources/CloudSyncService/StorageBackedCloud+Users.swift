@@ -2,7 +2,7 @@ import CloudSyncCore
 
 /// The user directory (issue 26): look-up by userRecordName or login, and the caller's display
 /// name and discoverability, kept per account in `user_profiles`.
-extension ServiceCloud: UserDirectoryService {
+extension StorageBackedCloud: UserDirectoryService {
     public func lookUpUsers(_ keys: [UserLookupKey], in request: DatabaseRequest) throws(CloudError) -> [Result<DirectoryUser, CloudError>] {
         guard keys.count <= UserDirectoryLimits.maxUsersPerLookup else {
             throw CloudError(.invalidArguments,

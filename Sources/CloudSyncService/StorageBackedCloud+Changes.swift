@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     public func fetchDatabaseChanges(since token: ServerChangeToken?, limit: Int,
                                      in request: DatabaseRequest) throws(CloudError) -> DatabaseChanges {
         guard request.scope != .public else {

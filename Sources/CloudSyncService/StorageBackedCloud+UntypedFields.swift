@@ -6,7 +6,7 @@ import CloudSyncCore
 /// epoch milliseconds or INT64; a string to BYTES in base64, or to a REFERENCE by record name;
 /// an object to an ASSETID, REFERENCE or LOCATION); a field it does not know is typed by its
 /// shape (`RecordJSON.inferType`). A value that still cannot be typed fails its record alone.
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// `record` with `untyped` typed and added to its fields; throws the record's BAD_REQUEST.
     func typingUntypedFields(_ record: Record, _ untyped: [String: JSONValue], _ request: DatabaseRequest,
                              _ tx: any CloudStorageTransaction) throws -> Record {

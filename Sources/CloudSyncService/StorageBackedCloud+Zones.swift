@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     public func saveZones(_ zones: [ZoneSpec], in request: DatabaseRequest) throws(CloudError) -> [ZoneInfo] {
         for spec in zones { try NameRules.validateZoneName(spec.name) }
         if request.scope != .private, zones.contains(where: { $0.name != ZoneID.defaultZoneName }) {

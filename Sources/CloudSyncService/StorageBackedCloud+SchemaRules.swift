@@ -2,7 +2,7 @@ import CloudSyncCore
 
 /// The schema's rules on saves, reads and queries: production's declared types, fields and
 /// indexes, and the grants of public-database record types.
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// The declared schema that rules this call, or nil when none does: production always has
     /// one (empty until deployed); the public database of development when one was imported.
     func rulingSchema(_ request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws -> CloudSchema? {

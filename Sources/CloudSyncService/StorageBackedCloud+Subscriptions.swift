@@ -1,6 +1,6 @@
 import CloudSyncCore
 
-extension ServiceCloud {
+extension StorageBackedCloud {
     /// The subscription of a row, or nil (logged) when its stored definition cannot be read or
     /// its predicate could not be evaluated safely.
     func readableSubscription(_ row: SubscriptionRow) -> Subscription? {
