@@ -3,6 +3,7 @@ import PackageDescription
 
 /// cloudsync: CloudKit-style sync for Linux. See docs/ARCHITECTURE.md for the layering:
 /// executable -> CloudSyncCommands -> Commands/* -> CloudSyncSession -> CloudSyncCLI (the kit, Core only) /
+/// CloudSyncIdentity (identity keys and messages) /
 /// CloudSyncDevice -> CloudSyncService -> CloudSyncCore; the backends (CloudSyncSQLiteCloud,
 /// CloudSyncPostgresCloud, HTTPCloud) sit under CloudSyncService and are registered by CloudSyncCommands.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -74,6 +75,11 @@ let package = Package(
         // the client: HTTPCloud over libcurl. Commands reach a remote cloud through it, never through the server.
         .target(name: "CloudSyncWebClient", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncWebProtocol", "CCurl"],
                 swiftSettings: strict),
+        // Identity keys and messages between accounts (issue 31): IdentityStore, IdentityKey, KeyPins,
+        // MessageScheme, MessageOpener, over an IdentityContext (the cloud, the account, its data key)
+        // that the session provides; no command-line knowledge.
+        .target(name: "CloudSyncIdentity", dependencies: ["CloudSyncCore", "CloudSyncService", "CloudSyncCrypto", "CloudSyncDevice"],
+                swiftSettings: strict),
         // The CLI kit, with no cloud knowledge: command table types, parser, settings resolution,
         // help, output, exit codes, plugins, completion, REPL line handling.
         .target(name: "CloudSyncCLI", dependencies: ["CloudSyncCore"], swiftSettings: strict),
@@ -84,7 +90,7 @@ let package = Package(
         // The session/sync layer over the kit: CloudSession, SyncVerb, CommandContext+Cloud/+PublicStore/+Sharing.
         .target(name: "CloudSyncSession",
                 dependencies: ["CloudSyncCLI", "CloudSyncCore", "CloudSyncService", "CloudSyncSQLiteCloud", "CloudSyncDevice", "CloudSyncCrypto",
-                               "CloudSyncWebClient"],
+                               "CloudSyncWebClient", "CloudSyncIdentity"],
                 swiftSettings: strict),
 
         // One module per command family.
@@ -99,8 +105,8 @@ let package = Package(
         .target(name: "StoreCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCore", "CloudSyncDevice", "CloudSyncService"], path: "Sources/Commands/Store",
                 swiftSettings: strict),
         .target(name: "KVCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCore", "CloudSyncDevice", "CloudSyncService"], path: "Sources/Commands/KV", swiftSettings: strict),
-        .target(name: "KeysCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCrypto", "CloudSyncCore", "CloudSyncDevice", "CloudSyncService"], path: "Sources/Commands/Keys", swiftSettings: strict),
-        .target(name: "MessageCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCrypto", "KeysCommand", "CloudSyncCore", "CloudSyncDevice", "CloudSyncService"], path: "Sources/Commands/Message",
+        .target(name: "KeysCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCrypto", "CloudSyncIdentity", "CloudSyncCore", "CloudSyncDevice", "CloudSyncService"], path: "Sources/Commands/Keys", swiftSettings: strict),
+        .target(name: "MessageCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncCrypto", "CloudSyncIdentity", "CloudSyncCore", "CloudSyncDevice", "CloudSyncService"], path: "Sources/Commands/Message",
                 swiftSettings: strict),
         .target(name: "CloudSyncOTP", dependencies: ["CloudSyncCore", "CloudSyncCrypto", "CloudSyncDevice"], swiftSettings: strict),
         .target(name: "OTPCommand", dependencies: ["CloudSyncCLI", "CloudSyncSession", "CloudSyncOTP", "CQREncode", "CloudSyncCore", "CloudSyncCrypto", "CloudSyncDevice"], path: "Sources/Commands/OTP",

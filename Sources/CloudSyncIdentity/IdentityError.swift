@@ -10,6 +10,8 @@ public enum IdentityError: Error, Sendable, CustomStringConvertible {
     case badRecord(account: String, reason: String)
     /// An encrypted private key did not open with the data key (exit 65).
     case privateKeyDamaged(recordName: String)
+    /// The pin file of this device is not the JSON it should be (exit 65).
+    case pinsDamaged(path: String)
 
     public var description: String {
         switch self {
@@ -23,20 +25,8 @@ public enum IdentityError: Error, Sendable, CustomStringConvertible {
             "the published identity of '\(account)' is not valid: \(reason)"
         case .privateKeyDamaged(let recordName):
             "the identity private key \(recordName) could not be decrypted with the data key (damaged, or another account's)"
-        }
-    }
-}
-
-import CloudSyncCLI
-import CloudSyncSession
-
-extension IdentityError {
-    /// The error as the CLI reports it, with its exit code.
-    public var cliError: CLIError {
-        switch self {
-        case .notPublished, .unknownAccount: .notFound(description)
-        case .keyChanged: .permissionDenied(description)
-        case .badRecord, .privateKeyDamaged: .badInput(description)
+        case .pinsDamaged(let path):
+            "the key pin file \(path) is damaged; remove it to pin keys again on first sight"
         }
     }
 }

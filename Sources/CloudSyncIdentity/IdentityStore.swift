@@ -1,10 +1,9 @@
-import CloudSyncCLI
-import CloudSyncSession
 import CloudSyncService
 import CloudSyncCore
 import CloudSyncCrypto
 
-/// This account's identity keys and everyone's published public keys, over one session.
+/// This account's identity keys and everyone's published public keys, over one session
+/// (`IdentityContext`: the command line's `CloudSession`, or any other caller with a cloud and an account).
 ///
 /// - Private keys: one `IdentityKey` record per key in the private database's default zone,
 ///   named `identity-<first 32 fingerprint digits>`, fields `publicKey` (BYTES, raw 32),
@@ -17,9 +16,11 @@ import CloudSyncCrypto
 ///   (TIMESTAMP), `previousKeys` (BYTES_LIST, oldest first). The cloud lets only that user create
 ///   it (`ServiceRules.validatePublicSave`) and only its creator change it.
 public struct IdentityStore {
-    public let session: CloudSession
+    /// The cloud, account and data key it works with.
+    public let session: any IdentityContext
 
-    public init(session: CloudSession) { self.session = session }
+    /// A store over `session`.
+    public init(session: any IdentityContext) { self.session = session }
 
     static let keyAADPrefix = "cloudsync identity key v1 "
 
@@ -33,13 +34,13 @@ public struct IdentityStore {
         return try records.map { record throws -> IdentityKey in
             guard case .bytes(let sealed)? = record["sealedKey"], sealed.count > AESGCM.nonceSize,
                   case .timestamp(let created)? = record["createdAt"] else {
-                throw IdentityError.privateKeyDamaged(recordName: record.recordID.recordName).cliError
+                throw IdentityError.privateKeyDamaged(recordName: record.recordID.recordName)
             }
             let aad = Array((IdentityStore.keyAADPrefix + record.recordID.recordName).utf8)
             guard let raw = try? AESGCM.open(Array(sealed[AESGCM.nonceSize...]), key: dataKey,
                                              nonce: Array(sealed[..<AESGCM.nonceSize]), aad: aad),
                   let key = try? X25519PrivateKey(rawRepresentation: raw) else {
-                throw IdentityError.privateKeyDamaged(recordName: record.recordID.recordName).cliError
+                throw IdentityError.privateKeyDamaged(recordName: record.recordID.recordName)
             }
             return IdentityKey(privateKey: key, createdAt: created)
         }.sorted { $0.createdAt < $1.createdAt }
@@ -67,7 +68,7 @@ public struct IdentityStore {
     }
 
     func unlockedDataKey() throws -> [UInt8] {
-        try session.unlockDataKey(session.dataKeyManager())
+        try session.identityDataKey()
     }
 
     func makeKey(after previous: IdentityKey?) throws -> IdentityKey {
@@ -126,7 +127,7 @@ public struct IdentityStore {
         let bytes = Array(name.utf8)
         let key: UserLookupKey = bytes.count == 33 && bytes[0] == UInt8(ascii: "_") && name.dropFirst().allSatisfy(\.isHexDigit)
             ? .userRecordName(name) : .accountName(name)
-        guard let user = try session.lookUpUser(key) else { throw IdentityError.unknownAccount(account: name).cliError }
+        guard let user = try session.lookUpUser(key) else { throw IdentityError.unknownAccount(account: name) }
         return user
     }
 
@@ -141,7 +142,7 @@ public struct IdentityStore {
     public func published(account name: String) throws -> PublishedIdentity {
         let user = try user(name)
         guard var identity = try published(userRecordName: user.userRecordName, account: name) else {
-            throw IdentityError.notPublished(account: name).cliError
+            throw IdentityError.notPublished(account: name)
         }
         identity.user = user
         return identity
@@ -154,13 +155,13 @@ public struct IdentityStore {
         guard let record = try IdentityStore.fetch(session, id, scope: .public) else { return nil }
         let label = account ?? userRecordName
         guard record.recordType == Identity.publicRecordType else {
-            throw IdentityError.badRecord(account: label, reason: "the record is a \(record.recordType)").cliError
+            throw IdentityError.badRecord(account: label, reason: "the record is a \(record.recordType)")
         }
         guard record.system?.created.userRecordName == userRecordName else {
-            throw IdentityError.badRecord(account: label, reason: "it was not published by that account").cliError
+            throw IdentityError.badRecord(account: label, reason: "it was not published by that account")
         }
         guard case .bytes(let raw)? = record["publicKey"], let key = try? X25519PublicKey(rawRepresentation: raw) else {
-            throw IdentityError.badRecord(account: label, reason: "its publicKey is not 32 bytes").cliError
+            throw IdentityError.badRecord(account: label, reason: "its publicKey is not 32 bytes")
         }
         var previous: [X25519PublicKey] = []
         if case .list(_, let items)? = record["previousKeys"] {
@@ -179,7 +180,7 @@ public struct IdentityStore {
     // MARK: Cloud helpers
 
     /// One record by ID, nil when it does not exist.
-    public static func fetch(_ session: CloudSession, _ id: RecordID, scope: DatabaseScope) throws -> Record? {
+    public static func fetch(_ session: any IdentityContext, _ id: RecordID, scope: DatabaseScope) throws -> Record? {
         let results = try session.cloud.fetchRecords([id], in: session.request(scope))
         switch results[id] {
         case .success(let record)?: return record
@@ -189,7 +190,7 @@ public struct IdentityStore {
     }
 
     /// Every record of a query in the default zone, all pages.
-    public static func queryAll(_ session: CloudSession, _ type: String, _ predicate: Predicate, sort: [SortDescriptor] = [],
+    public static func queryAll(_ session: any IdentityContext, _ type: String, _ predicate: Predicate, sort: [SortDescriptor] = [],
                                 scope: DatabaseScope) throws -> [Record] {
         var records: [Record] = []
         var continuation: String?
@@ -203,7 +204,7 @@ public struct IdentityStore {
     }
 
     /// One page of a query; nil when the zone or type does not exist yet.
-    static func page(_ session: CloudSession, _ query: RecordQuery, scope: DatabaseScope) throws(CloudError) -> QueryPage? {
+    static func page(_ session: any IdentityContext, _ query: RecordQuery, scope: DatabaseScope) throws(CloudError) -> QueryPage? {
         do {
             return try session.cloud.queryRecords(query, in: session.request(scope))
         } catch {

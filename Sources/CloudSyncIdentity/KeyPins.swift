@@ -1,10 +1,8 @@
-import CloudSyncCLI
-import CloudSyncSession
 import CloudSyncCore
 import CloudSyncDevice
 
 /// The fingerprints this device trusts for other accounts (TOFU pins), kept in the 0600 file
-/// `$CLOUDSYNC_HOME/keys/<account>/<device>/<container>.pins`: a JSON object from each
+/// `$CLOUDSYNC_HOME/keys/<account>/<device>/<container>.pins` (`pinsPath`): a JSON object from each
 /// userRecordName to the fingerprints trusted for it, the latest last. The first key seen of an
 /// account is pinned; a different published key is refused for sending, and flagged, until
 /// `keys trust`. Messages sealed with any key once trusted still authenticate; first sight also
@@ -14,18 +12,27 @@ public struct KeyPins {
     public let path: String
     var pins: [String: [String]]
 
-    /// Reads the pins of this session's account and device.
-    public init(session: CloudSession) throws {
-        let settings = session.context.settings
-        path = "\(settings.home)/keys/\(settings.account)/\(settings.device)/\(settings.container).pins"
+    /// Reads the pins of this session's account and device (`IdentityContext.keyPinsPath`).
+    public init(session: any IdentityContext) throws {
+        try self.init(path: session.keyPinsPath)
+    }
+
+    /// Reads the pins kept in `path` (none yet when it does not exist).
+    public init(path: String) throws {
+        self.path = path
         pins = [:]
         guard let text = try SecretFile.read(path) else { return }
         guard let json = try? JSONValue.parse(text), case .object(let members) = json else {
-            throw CLIError.badInput("the key pin file \(path) is damaged; remove it to pin keys again on first sight")
+            throw IdentityError.pinsDamaged(path: path)
         }
         for (user, value) in members {
             pins[user] = value.arrayValue?.compactMap(\.stringValue) ?? []
         }
+    }
+
+    /// Where the pins of one account's device live for one container, under the home folder.
+    public static func pinsPath(home: String, account: String, device: String, container: String) -> String {
+        "\(home)/keys/\(account)/\(device)/\(container).pins"
     }
 
     /// The fingerprint pinned for `userRecordName`, if any.

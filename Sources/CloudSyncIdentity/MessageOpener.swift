@@ -1,46 +1,51 @@
-import CloudSyncCLI
-import CloudSyncSession
 import CloudSyncService
 import CloudSyncCore
 import CloudSyncCrypto
-import KeysCommand
 
 /// A message as this account sees it: opened and authenticated, or not.
-struct OpenedMessage {
-    let envelope: MessageEnvelope
+public struct OpenedMessage: Sendable {
+    /// The record's fields.
+    public let envelope: MessageEnvelope
     /// The correspondent's login (from the cloud's directory), or their userRecordName when it
     /// does not let itself be found by login.
-    let fromName: String
-    let toName: String
+    public let fromName: String
+    public let toName: String
     /// Their display names (`whoami --set-name`), when they set one.
-    let fromDisplayName: String?
-    let toDisplayName: String?
+    public let fromDisplayName: String?
+    public let toDisplayName: String?
     /// The plaintext, nil when the message could not be authenticated.
-    let plaintext: [UInt8]?
+    public let plaintext: [UInt8]?
     /// Why not, for --json (never content).
-    let problem: String?
+    public let problem: String?
 }
 
 /// Opens messages for one account: its own keys, the correspondents' published keys (cached),
 /// and the pins of this device.
-final class MessageOpener {
-    let session: CloudSession
-    let store: IdentityStore
-    let ownKeys: [IdentityKey]
-    var pins: KeyPins
+public final class MessageOpener {
+    /// The cloud and account it reads as.
+    public let session: any IdentityContext
+    /// Where the keys are read.
+    public let store: IdentityStore
+    /// This account's identity keys, oldest first.
+    public let ownKeys: [IdentityKey]
+    /// This device's pins, updated on first sight of a sender.
+    public var pins: KeyPins
     private var identities: [String: PublishedIdentity?] = [:]
     private var users: [String: DirectoryUser?] = [:]
 
-    init(session: CloudSession) throws {
+    /// Reads this account's keys (needs the data key) and this device's pins.
+    public init(session: any IdentityContext) throws {
         self.session = session
         store = IdentityStore(session: session)
         ownKeys = try store.ownKeys()
         pins = try KeyPins(session: session)
     }
 
-    var me: String { session.account.userRecordName }
+    /// This account's userRecordName.
+    public var me: String { session.account.userRecordName }
 
-    func identity(_ userRecordName: String) -> PublishedIdentity? {
+    /// The published identity of a correspondent, cached; nil when none (or not valid).
+    public func identity(_ userRecordName: String) -> PublishedIdentity? {
         if let cached = identities[userRecordName] { return cached }
         let found = try? store.published(userRecordName: userRecordName)
         identities[userRecordName] = found
@@ -48,7 +53,7 @@ final class MessageOpener {
     }
 
     /// A correspondent as the cloud's directory shows it (`users/lookup/id`), cached; nil when unknown.
-    func user(_ userRecordName: String) -> DirectoryUser? {
+    public func user(_ userRecordName: String) -> DirectoryUser? {
         if let cached = users[userRecordName] { return cached }
         let found = (try? session.lookUpUser(.userRecordName(userRecordName))) ?? nil
         users[userRecordName] = found
@@ -56,21 +61,22 @@ final class MessageOpener {
     }
 
     /// The login of a userRecordName, or the userRecordName itself when the directory gives none.
-    func name(_ userRecordName: String) -> String {
+    public func name(_ userRecordName: String) -> String {
         if userRecordName == me { return session.account.name }
         return user(userRecordName)?.accountName ?? userRecordName
     }
 
     /// The display name of a userRecordName, nil when it set none.
-    func displayName(_ userRecordName: String) -> String? { user(userRecordName)?.displayName }
+    public func displayName(_ userRecordName: String) -> String? { user(userRecordName)?.displayName }
 
-    func ownKey(_ fingerprint: String?) -> IdentityKey? {
+    /// This account's key with that fingerprint.
+    public func ownKey(_ fingerprint: String?) -> IdentityKey? {
         guard let fingerprint else { return nil }
         return ownKeys.first { $0.fingerprint == fingerprint }
     }
 
     /// Opens `envelope` as its recipient (`asSender` false) or as its sender (the outbox copy).
-    func open(_ envelope: MessageEnvelope, asSender: Bool) -> OpenedMessage {
+    public func open(_ envelope: MessageEnvelope, asSender: Bool) -> OpenedMessage {
         func result(_ plaintext: [UInt8]?, _ problem: String?) -> OpenedMessage {
             OpenedMessage(envelope: envelope, fromName: name(envelope.from), toName: name(envelope.to),
                           fromDisplayName: displayName(envelope.from), toDisplayName: displayName(envelope.to),

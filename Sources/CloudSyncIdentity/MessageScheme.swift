@@ -1,6 +1,5 @@
 import CloudSyncCore
 import CloudSyncCrypto
-import KeysCommand
 
 /// How a message is sealed and stored (documented in `cloudsync help message` and the man page).
 ///
@@ -38,20 +37,30 @@ public enum MessageScheme {
 }
 
 /// A `Message` record's fields as stored, before anything is opened.
-struct MessageEnvelope {
-    let id: String
-    let from: String
-    let to: String
-    let creator: String?
-    let sentAt: Int64
-    let enc: [UInt8]?
-    let ciphertext: [UInt8]?
-    let keyID: String?
-    let senderKeyID: String?
-    let outboxEnc: [UInt8]?
-    let outboxCiphertext: [UInt8]?
+public struct MessageEnvelope: Sendable {
+    /// The record name.
+    public let id: String
+    /// The sender's userRecordName (the `from` reference).
+    public let from: String
+    /// The recipient's userRecordName (the `to` reference).
+    public let to: String
+    /// Who saved the record, as the cloud says.
+    public let creator: String?
+    /// When it was sent (ms).
+    public let sentAt: Int64
+    /// The recipient's copy: HPKE encapsulated key and ciphertext.
+    public let enc: [UInt8]?
+    public let ciphertext: [UInt8]?
+    /// The fingerprint of the recipient key it is sealed to.
+    public let keyID: String?
+    /// The fingerprint of the sender key that authenticates it.
+    public let senderKeyID: String?
+    /// The sender's own (outbox) copy.
+    public let outboxEnc: [UInt8]?
+    public let outboxCiphertext: [UInt8]?
 
-    init(_ record: Record) {
+    /// The fields of a `Message` record.
+    public init(_ record: Record) {
         id = record.recordID.recordName
         func reference(_ name: String) -> String {
             if case .reference(let r)? = record[name] { return r.recordID.recordName }

@@ -31,6 +31,8 @@ struct ErrorReporter {
                 output.error(TerminalText(lines: lines))
             }
             return error.exitCode
+        case let error as any CLIErrorConvertible:
+            return report(error.cliError, usage: usage)
         default:
             let wrapped = CLIError.internalError("internal error: \(String(describing: error))")
             if output.isJSON {

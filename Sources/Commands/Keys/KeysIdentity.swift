@@ -1,5 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
+import CloudSyncIdentity
 import CloudSyncService
 import CloudSyncCore
 import CloudSyncCrypto

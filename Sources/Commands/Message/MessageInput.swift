@@ -1,5 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
+import CloudSyncIdentity
 #if canImport(Glibc)
 import Glibc
 #endif

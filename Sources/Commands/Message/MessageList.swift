@@ -2,7 +2,7 @@ import CloudSyncCLI
 import CloudSyncSession
 import CloudSyncService
 import CloudSyncCore
-import KeysCommand
+import CloudSyncIdentity
 
 /// `cloudsync message inbox` and `message outbox`: queries on `to`/`from`, sorted by `sentAt`.
 enum MessageList {

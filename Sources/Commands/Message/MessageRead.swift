@@ -2,7 +2,7 @@ import CloudSyncCLI
 import CloudSyncSession
 import CloudSyncService
 import CloudSyncCore
-import KeysCommand
+import CloudSyncIdentity
 #if canImport(Glibc)
 import Glibc
 #endif

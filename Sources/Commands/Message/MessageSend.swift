@@ -2,7 +2,7 @@ import CloudSyncCLI
 import CloudSyncSession
 import CloudSyncService
 import CloudSyncCore
-import KeysCommand
+import CloudSyncIdentity
 
 /// `cloudsync message send ACCOUNT [TEXT | --file F | -]`.
 enum MessageSend {

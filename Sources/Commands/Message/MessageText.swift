@@ -1,5 +1,6 @@
 import CloudSyncCLI
 import CloudSyncSession
+import CloudSyncIdentity
 import CloudSyncCore
 
 /// How messages show: one summary line, or JSON.
