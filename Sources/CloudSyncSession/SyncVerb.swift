@@ -10,7 +10,8 @@ import Glibc
 /// `sync` alone syncs when the account's toggle is on, `sync on` turns it on and syncs, `sync
 /// off [--delete-cloud-data --yes]` turns it off (and deletes the store's own zones from the
 /// cloud: see `Synchronizer.ownedZones`).
-/// One flow, so every family behaves the same.
+/// One flow, so every family behaves the same. The CLI's part (the toggle, the prompt, the
+/// printing); the sync itself is CloudSyncDevice's `AccountSync`.
 public struct SyncVerb {
     /// Options every sync verb takes.
     public static let options: [OptionSpec] = [
@@ -125,9 +126,7 @@ public struct SyncVerb {
             try keyValues.sync()
             var deleted: [String] = []
             if arguments.flag("delete-cloud-data") {
-                let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
-                                                adapter: makeAdapter(forceData), options: options)
-                deleted = try synchronizer.deleteCloudData()
+                deleted = try accountSync(context, session: session, store: store).deleteCloudData(options: options, forceData: forceData)
             }
             if context.output.isJSON {
                 let request = session.request(.private)
@@ -149,13 +148,10 @@ public struct SyncVerb {
             return
         }
         let adapter = try checkedAdapter ?? session.storeAdapter(makeAdapter(forceData))
-        let synchronizer = Synchronizer(cloud: session.retryingCloud, store: store, request: session.request(.private),
-                                        adapter: adapter, options: options)
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
-        var report = try synchronizer.sync { progress in bar.show(progress) }
-        if try store.syncState(container: container, SyncVerb.sharedZonesKey) == "on" {
-            report.absorb(try syncSharedZones(context, session: session, store: store, options: options, forceData: forceData))
-        }
+        let report = try accountSync(context, session: session, store: store)
+            .sync(adapter: adapter, options: options, forceData: forceData,
+                  progress: { progress in bar.show(progress) }, events: { event in Self.warn(event, context) })
         bar.finish()
         SyncVerb.print(report, context, turnedOn: turnedOn)
         if report.failures.count == 1, let (id, error) = report.failures.first {
