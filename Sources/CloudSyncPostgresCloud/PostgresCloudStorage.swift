@@ -26,8 +26,8 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
     let epoch: UInt64
     /// The connections transactions run on.
     let pool: PostgresConnectionPool
-    /// The writers of each database queued in the process and carried in groups.
-    let groupCommit = PostgresGroupCommit()
+    /// The database writers queued in the process and carried in groups.
+    let groupCommit: PostgresGroupCommit
     /// Guards the statistics counters below.
     let statisticsLock = Mutex(())
     /// Guards `imageConnection`: one image read at a time.
@@ -68,6 +68,7 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
             let connection = try PostgresCloudStorage.connect(url)
             epoch = try PostgresCloudMigrator.prepare(connection, displayName: url.description)
             pool = PostgresConnectionPool(url: url, capacity: connections, maxWait: maxWait, first: connection)
+            groupCommit = PostgresGroupCommit(lanes: pool.capacity)
         } catch {
             throw PostgresCloudStorage.cloudError(error, url: url)
         }
@@ -97,14 +98,14 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
         }
     }
 
-    /// Queues the writers of one database in the process (`PostgresGroupCommit`) before they
-    /// lease a connection: the writes queued together share one transaction, each in a
-    /// savepoint of its own with its own result.
+    /// Queues the database writers of the process (`PostgresGroupCommit`) before they lease a
+    /// connection: the writes queued together, of one database or of several, share one
+    /// transaction, each in a savepoint of its own with its own result.
     func write<T>(database key: DatabaseWriteKey, _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         var value: T?
         let failure: CloudError? = withoutActuallyEscaping(body) { body in
-            let job = PostgresGroupCommit.Job { transaction in value = try body(transaction) }
-            groupCommit.submit(job, key: key) { group in writeGroup(group) }
+            let job = PostgresGroupCommit.Job(key: key) { transaction in value = try body(transaction) }
+            groupCommit.submit(job) { group in writeGroup(group) }
             job.drop()
             return job.failure
         }
@@ -115,11 +116,11 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
 
     var writeGroupFigures: WriteGroupFigures { groupCommit.figures }
 
-    /// Runs a group of writes of one database in one transaction. A lone write runs as
-    /// `write(_:)` does; in a group each runs in a savepoint of its own, so a refusal (a
-    /// `CloudError`, such as an atomic zone's) undoes only its own write and is only its own
-    /// result. A failure of the store itself (a `PostgresError`) fails the transaction, which
-    /// is retried whole (serialization failures) or fails every write of the group.
+    /// Runs a group of writes (of one database or of several) in one transaction. A lone write
+    /// runs as `write(_:)` does; in a group each runs in a savepoint of its own, so a refusal (a
+    /// `CloudError`, such as an atomic zone's) or a failed statement of its own undoes only its
+    /// own write and is only its own result. A lost connection, a deadlock or serialization
+    /// failure (the transaction is retried whole) and a failed COMMIT are every write's.
     func writeGroup(_ group: [PostgresGroupCommit.Job]) {
         do {
             try guarded { connection in
@@ -137,13 +138,13 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
                             do {
                                 try job.run(transaction)
                                 try transaction.flush()
-                            } catch let error as PostgresError {
-                                throw error
                             } catch {
+                                if let failure = error as? PostgresError, !Self.isOwnFailure(failure) { throw failure }
                                 transaction.batch.discard()
                                 try? connection.awaitSent()
                                 try connection.execute("ROLLBACK TO SAVEPOINT cloudsync_group\(index)")
                                 job.failure = PostgresCloudStorage.cloudError(error, url: url)
+                                continue
                             }
                         }
                         written += transaction.batch.writtenRows
@@ -154,6 +155,14 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
         } catch {
             for job in group { job.failure = error }
         }
+    }
+
+    /// A failed statement that concerns only the write that ran it (a constraint, a timeout of
+    /// its own statement), not the transaction: not a lost connection, a deadlock or a
+    /// serialization failure.
+    static func isOwnFailure(_ error: PostgresError) -> Bool {
+        guard case .server = error else { return false }
+        return !error.isSerializationFailure
     }
 
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {

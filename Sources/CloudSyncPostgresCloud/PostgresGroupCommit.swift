@@ -5,32 +5,42 @@ import Synchronization
 import Glibc
 #endif
 
-/// The writers of each database queued in the process, and carried in groups (issue 28).
+/// The database writers queued in the process, carried in groups (issue 28), across databases.
 ///
-/// A writer of a database joins its database's queue before it leases a pool connection. The
-/// first in an idle queue leads: it takes everyone queued (itself first, at most `maxGroup`),
-/// and runs them in one transaction on one connection (`PostgresCloudStorage.writeGroup`), each
-/// in a savepoint of its own, then hands the lead to the next one queued, if any. The others
-/// wait holding no connection. So one hot database holds at most one connection for writes
-/// (instead of one per writer, all waiting on its `databases` row lock inside PostgreSQL), and
-/// writers that queue while a transaction runs share the next commit. The row lock still
-/// serializes writers of other processes.
+/// A writer joins one queue of the process before it leases a pool connection. At most `lanes`
+/// groups run at once (the pool's size), and no database is in two running groups: a free lane
+/// takes every queued writer whose database no running group holds (in queue order, at most
+/// `maxGroup`), whatever its database, and one of them (the one submitting, if it is among them)
+/// leads: it runs them in one transaction on one connection (`PostgresCloudStorage.writeGroup`),
+/// each in a savepoint of its own with its own result, then frees the lane, starts the groups
+/// that can now run and wakes the others. The rest wait holding no connection. So writers that
+/// queue while the lanes are busy share the next commit (one WAL flush for many requests, of one
+/// database or of many), one hot database holds at most one lane, and writers of one database
+/// still run one at a time in queue order. A group's writers run in the order of their
+/// `DatabaseWriteKey` (queue order within a database), so groups of several processes take the
+/// `databases` row locks in one order; the row lock still serializes writers of other processes.
 final class PostgresGroupCommit: Sendable {
     /// The most writes one transaction carries.
     static let maxGroup = 32
 
-    /// One queued write: the body to run and its outcome.
+    /// Groups that may run at once.
+    let lanes: Int
+
+    /// One queued write: its database, the body to run and its outcome.
     final class Job: @unchecked Sendable {
+        /// The database the body writes.
+        let key: DatabaseWriteKey
         /// Runs the write's body in the group's transaction (set by the writer, which waits, and
         /// dropped by it once done: the body must not outlive its call).
         private var body: ((any CloudStorageTransaction) throws -> Void)?
         /// Why this write failed; nil when it committed (set by the leader before `finish`).
         var failure: CloudError?
-        /// Done (`finish`) or made leader (`lead`).
-        private(set) var leads = false
+        /// The group this job leads, set (before its semaphore is posted) when it is made leader.
+        private(set) var group: [Job]?
         private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
-        init(_ body: @escaping (any CloudStorageTransaction) throws -> Void) {
+        init(key: DatabaseWriteKey, _ body: @escaping (any CloudStorageTransaction) throws -> Void) {
+            self.key = key
             self.body = body
             sem_init(semaphore, 0, 0)
         }
@@ -47,58 +57,98 @@ final class PostgresGroupCommit: Sendable {
 
         func wait() { while sem_wait(semaphore) != 0 && errno == EINTR {} }
         func finish() { sem_post(semaphore) }
-        func lead() {
-            leads = true
+        func lead(_ group: [Job]) {
+            self.group = group
             sem_post(semaphore)
         }
     }
 
-    private struct Queue {
+    private struct State {
         var waiting: [Job] = []
-        var leading = false
+        /// Databases a running group holds.
+        var busy: Set<DatabaseWriteKey> = []
+        var running = 0
     }
 
-    private let queues = Mutex<[DatabaseWriteKey: Queue]>([:])
-    /// Groups run and writes they carried, and the largest group (for the figures).
-    private let counts = Mutex<(groups: Int, writes: Int, largest: Int)>((0, 0, 0))
+    private let state = Mutex(State())
+    /// Groups run, writes they carried, the largest group, and groups of several databases.
+    private let counts = Mutex(WriteGroupFigures(groups: 0, writes: 0, largest: 0))
 
-    /// Runs `job` with the other writes of `key` queued at the same time; `runGroup` runs one
-    /// group in one transaction and sets each job's `failure`. Returns when `job` is done.
-    func submit(_ job: Job, key: DatabaseWriteKey, runGroup: ([Job]) -> Void) {
-        let leads = queues.withLock { queues in
-            var queue = queues[key] ?? Queue()
-            queue.waiting.append(job)
-            let leads = !queue.leading
-            queue.leading = true
-            queues[key] = queue
-            return leads
+    init(lanes: Int) {
+        self.lanes = max(1, lanes)
+    }
+
+    /// Runs `job` with the other writes queued at the same time; `runGroup` runs one group in
+    /// one transaction and sets each job's `failure`. Returns when `job` is done.
+    func submit(_ job: Job, runGroup: ([Job]) -> Void) {
+        let started = state.withLock { state in
+            state.waiting.append(job)
+            return start(&state)
         }
-        if !leads {
+        var group: [Job]?
+        for (leader, members) in started {
+            if leader === job { group = members } else { leader.lead(members) }
+        }
+        if group == nil {
             job.wait()
-            guard job.leads else { return }
+            group = job.group
         }
-        let group = queues.withLock { queues in
-            let taken = Array(queues[key]?.waiting.prefix(Self.maxGroup) ?? [])
-            queues[key]?.waiting.removeFirst(taken.count)
-            return taken
-        }
+        guard let group else { return }
         runGroup(group)
         counts.withLock { counts in
             counts.groups += 1
             counts.writes += group.count
             counts.largest = max(counts.largest, group.count)
+            if Set(group.map(\.key)).count > 1 { counts.mixed += 1 }
         }
-        let next = queues.withLock { queues -> Job? in
-            if let next = queues[key]?.waiting.first { return next }
-            queues[key] = nil
-            return nil
+        let next = state.withLock { state in
+            state.running -= 1
+            for member in group { state.busy.remove(member.key) }
+            return start(&state)
         }
-        next?.lead()
+        for (leader, members) in next { leader.lead(members) }
         for other in group where other !== job { other.finish() }
     }
 
-    /// Groups run, writes they carried, and the largest group, since the process started.
-    var figures: WriteGroupFigures {
-        counts.withLock { WriteGroupFigures(groups: $0.groups, writes: $0.writes, largest: $0.largest) }
+    /// Forms the groups that can start now, marking their databases busy; each with its leader
+    /// (the last one queued among them, which is the submitter when it is one of them).
+    private func start(_ state: inout State) -> [(leader: Job, group: [Job])] {
+        var started: [(leader: Job, group: [Job])] = []
+        while state.running < lanes {
+            var taken: [Job] = []
+            var rest: [Job] = []
+            var keys: Set<DatabaseWriteKey> = []
+            for job in state.waiting {
+                if taken.count < Self.maxGroup && !state.busy.contains(job.key) {
+                    taken.append(job)
+                    keys.insert(job.key)
+                } else {
+                    rest.append(job)
+                }
+            }
+            guard let leader = taken.last else { break }
+            state.waiting = rest
+            state.busy.formUnion(keys)
+            state.running += 1
+            started.append((leader, Self.lockOrder(taken)))
+        }
+        return started
     }
+
+    /// The jobs by database key (stable: queue order within a database), so every process's
+    /// groups lock the `databases` rows in one order.
+    static func lockOrder(_ jobs: [Job]) -> [Job] {
+        guard jobs.count > 1 else { return jobs }
+        return jobs.enumerated().sorted { a, b in
+            let x = a.element.key, y = b.element.key
+            if (x.container, x.scope.rawValue, x.owner) != (y.container, y.scope.rawValue, y.owner) {
+                return (x.container, x.scope.rawValue, x.owner) < (y.container, y.scope.rawValue, y.owner)
+            }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Groups run, writes they carried, the largest group, and groups of several databases,
+    /// since the process started.
+    var figures: WriteGroupFigures { counts.withLock { $0 } }
 }
