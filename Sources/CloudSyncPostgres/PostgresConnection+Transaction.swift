@@ -17,6 +17,16 @@ extension PostgresConnection {
         commitPrelude.append(sql)
     }
 
+    /// How many statements `sendWithCommit` has queued in the open transaction: a mark to undo
+    /// them to (`dropCommitPrelude(after:)`) when the savepoint they were queued in is rolled back.
+    public var commitPreludeMark: Int { commitPrelude.count }
+
+    /// Forgets the statements queued with `sendWithCommit` since `mark`, as a rollback to a
+    /// savepoint taken at that mark undoes what ran since.
+    public func dropCommitPrelude(after mark: Int) {
+        if commitPrelude.count > mark { commitPrelude.removeLast(commitPrelude.count - max(mark, 0)) }
+    }
+
     /// A text as an SQL string literal (quotes doubled; the server's standard_conforming_strings,
     /// on since PostgreSQL 9.1, keeps backslashes literal).
     public static func literal(_ text: String) -> String {

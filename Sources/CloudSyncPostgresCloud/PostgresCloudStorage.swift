@@ -135,6 +135,7 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
                             try transaction.flush()
                         } else {
                             try connection.execute("SAVEPOINT cloudsync_group\(index)")
+                            let mark = connection.commitPreludeMark
                             do {
                                 try job.run(transaction)
                                 try transaction.flush()
@@ -143,6 +144,8 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
                                 transaction.batch.discard()
                                 try? connection.awaitSent()
                                 try connection.execute("ROLLBACK TO SAVEPOINT cloudsync_group\(index)")
+                                // Its statements queued for the COMMIT (the usage ledger's) go with it.
+                                connection.dropCommitPrelude(after: mark)
                                 job.failure = PostgresCloudStorage.cloudError(error, url: url)
                                 continue
                             }

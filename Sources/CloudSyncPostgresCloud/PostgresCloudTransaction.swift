@@ -55,6 +55,7 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
         let name = "cloudsync_sp\(savepoints.next)"
         try flush()
         try connection.execute("SAVEPOINT \(name)")
+        let mark = connection.commitPreludeMark
         do {
             let value = try body()
             // Written inside the savepoint, so that a failure still rolls them back with it.
@@ -66,6 +67,7 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
             // A write sent ahead inside the savepoint is undone with it, whether it landed or not.
             try? connection.awaitSent()
             try connection.execute("ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+            connection.dropCommitPrelude(after: mark)
             throw error
         }
     }

@@ -23,6 +23,24 @@ struct PostgresTransactionTests {
         #expect(try db.query("SELECT x FROM t").rows == [PostgresRow([.int64(2)])])
     }
 
+    /// A statement queued for the COMMIT inside a savepoint that is rolled back is dropped with
+    /// it (`dropCommitPrelude(after:)`); one queued before the savepoint still runs.
+    @Test func statementsQueuedForTheCommitInARolledBackSavepointAreDropped() throws {
+        let db = try TestServer.connect()
+        try db.execute("CREATE TEMP TABLE ledger(x bigint)")
+        try db.transaction { (db: PostgresConnection) throws(PostgresError) in
+            try db.sendWithCommit("INSERT INTO ledger VALUES (1)")
+            try db.execute("SAVEPOINT s")
+            let mark = db.commitPreludeMark
+            try db.sendWithCommit("INSERT INTO ledger VALUES (2)")
+            #expect(db.commitPreludeMark == mark + 1)
+            try db.execute("ROLLBACK TO SAVEPOINT s")
+            db.dropCommitPrelude(after: mark)
+            try db.sendWithCommit("INSERT INTO ledger VALUES (3)")
+        }
+        #expect(try db.query("SELECT x FROM ledger ORDER BY x").rows == [PostgresRow([.int64(1)]), PostgresRow([.int64(3)])])
+    }
+
     @Test func transactionsDoNotNest() throws {
         let db = try TestServer.connect()
         #expect(throws: PostgresError.invalidArgument("a transaction is already open on this connection")) {
