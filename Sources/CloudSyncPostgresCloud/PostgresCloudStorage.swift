@@ -116,47 +116,84 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
 
     var writeGroupFigures: WriteGroupFigures { groupCommit.figures }
 
-    /// Runs a group of writes (of one database or of several) in one transaction. A lone write
-    /// runs as `write(_:)` does; in a group each runs in a savepoint of its own, so a refusal (a
-    /// `CloudError`, such as an atomic zone's) or a failed statement of its own undoes only its
-    /// own write and is only its own result. A lost connection, a deadlock or serialization
-    /// failure (the transaction is retried whole) and a failed COMMIT are every write's.
+    /// Runs a group of writes (of one database or of several) in one transaction, each with a
+    /// fresh transaction object and its own result. First without savepoints (one round trip
+    /// less per write): when a write fails on its own, with a refusal (a `CloudError`, such as
+    /// an atomic zone's or the quota's) or a failed statement of its own, that is its result,
+    /// the transaction is rolled back and the others run again, each in a savepoint of its own
+    /// this time, so that a second refusal undoes only its own write. A lost connection, a
+    /// deadlock or serialization failure (the transaction is retried whole) and a failed COMMIT
+    /// are every write's.
     func writeGroup(_ group: [PostgresGroupCommit.Job]) {
-        do {
-            try guarded { connection in
-                var written = 0
-                try connection.transaction(.readCommitted) { connection in
-                    written = 0
-                    for (index, job) in group.enumerated() {
-                        let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
-                        job.failure = nil
-                        if group.count == 1 {
-                            try job.run(transaction)
-                            try transaction.flush()
-                        } else {
-                            try connection.execute("SAVEPOINT cloudsync_group\(index)")
-                            let mark = connection.commitPreludeMark
-                            do {
-                                try job.run(transaction)
-                                try transaction.flush()
-                            } catch {
-                                if let failure = error as? PostgresError, !Self.isOwnFailure(failure) { throw failure }
-                                transaction.batch.discard()
-                                try? connection.awaitSent()
-                                try connection.execute("ROLLBACK TO SAVEPOINT cloudsync_group\(index)")
-                                // Its statements queued for the COMMIT (the usage ledger's) go with it.
-                                connection.dropCommitPrelude(after: mark)
-                                job.failure = PostgresCloudStorage.cloudError(error, url: url)
-                                continue
+        var pending = group
+        var savepoints = false
+        while !pending.isEmpty {
+            do {
+                let failed: Int? = try guarded { connection in
+                    var written = 0
+                    do {
+                        try connection.transaction(.readCommitted) { connection in
+                            written = 0
+                            for (index, job) in pending.enumerated() {
+                                if savepoints && pending.count > 1 {
+                                    written += try runInSavepoint(job, index: index, connection)
+                                    continue
+                                }
+                                let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
+                                job.failure = nil
+                                do {
+                                    try job.run(transaction)
+                                    try transaction.flush()
+                                } catch {
+                                    if let failure = error as? PostgresError, !Self.isOwnFailure(failure) { throw failure }
+                                    job.failure = PostgresCloudStorage.cloudError(error, url: url)
+                                    throw GroupMemberFailed(index: index)
+                                }
+                                written += transaction.batch.writtenRows
                             }
                         }
-                        written += transaction.batch.writtenRows
+                    } catch let member as GroupMemberFailed {
+                        return member.index
                     }
+                    afterWrite(connection, written: written)
+                    return nil
                 }
-                afterWrite(connection, written: written)
+                guard let failed else { return }
+                pending.remove(at: failed)
+                savepoints = true
+            } catch {
+                for job in pending { job.failure = error }
+                return
             }
+        }
+    }
+
+    /// A write of a group that failed on its own (its `failure` is set): the transaction is
+    /// rolled back and the group's other writes run again.
+    private struct GroupMemberFailed: Error {
+        let index: Int
+    }
+
+    /// Runs one write of a group in a savepoint of its own; a failure of its own rolls back to
+    /// it and is its result. Returns the record rows it wrote.
+    private func runInSavepoint(_ job: PostgresGroupCommit.Job, index: Int, _ connection: PostgresConnection) throws -> Int {
+        let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
+        job.failure = nil
+        try connection.execute("SAVEPOINT cloudsync_group\(index)")
+        let mark = connection.commitPreludeMark
+        do {
+            try job.run(transaction)
+            try transaction.flush()
+            return transaction.batch.writtenRows
         } catch {
-            for job in group { job.failure = error }
+            if let failure = error as? PostgresError, !Self.isOwnFailure(failure) { throw failure }
+            transaction.batch.discard()
+            try? connection.awaitSent()
+            try connection.execute("ROLLBACK TO SAVEPOINT cloudsync_group\(index)")
+            // Its statements queued for the COMMIT (the usage ledger's) go with it.
+            connection.dropCommitPrelude(after: mark)
+            job.failure = PostgresCloudStorage.cloudError(error, url: url)
+            return 0
         }
     }
 
