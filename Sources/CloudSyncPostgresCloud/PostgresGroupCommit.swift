@@ -5,22 +5,23 @@ import Synchronization
 import Glibc
 #endif
 
-/// The database writers queued in the process, carried in groups (issue 28), across databases.
+/// The database writers queued in the process, carried in groups (issue 28).
 ///
 /// A writer joins one queue of the process before it leases a pool connection. At most `lanes`
 /// groups run at once (the pool's size), and no database is in two running groups: a free lane
 /// takes the queued writers of the first database no running group holds (in queue order, at
-/// most `maxGroup`), or, when more writers are ready than there are lanes (a backlog: commits
-/// one after another are the bottleneck), every ready writer whatever its database; one of them
-/// (the one submitting, if it is among them) leads: it runs them in one transaction on one connection (`PostgresCloudStorage.writeGroup`),
-/// each in a savepoint of its own with its own result, then frees the lane, starts the groups
-/// that can now run and wakes the others. The rest wait holding no connection. So writers that
-/// queue while the lanes are busy share the next commit (one WAL flush for many requests, of one
-/// database, or of many under a backlog; without one, other databases' writers take the other
-/// lanes and run in parallel), one hot database holds at most one lane, and writers of one database
-/// still run one at a time in queue order. A group's writers run in the order of their
-/// `DatabaseWriteKey` (queue order within a database), so groups of several processes take the
-/// `databases` row locks in one order; the row lock still serializes writers of other processes.
+/// most `maxGroup`), or, when the pool has one connection (every commit after the other), every
+/// ready writer whatever its database; one of them (the one submitting, if it is among them)
+/// leads: it runs them in one transaction on one connection (`PostgresCloudStorage.writeGroup`),
+/// each with its own result, then frees the lane, starts the groups that can now run and wakes
+/// the others. The rest wait holding no connection. So writers that queue while the lanes are
+/// busy share the next commit, one hot database holds at most one lane, and writers of one
+/// database still run one at a time in queue order. With several lanes, other databases'
+/// writers run in parallel on the other lanes (PostgreSQL flushes their commits together):
+/// carrying them one after another in one lane's transaction measured slower. A group's
+/// writers run in the order of their `DatabaseWriteKey` (queue order within a database), so
+/// groups of several processes take the `databases` row locks in one order; the row lock still
+/// serializes writers of other processes.
 final class PostgresGroupCommit: Sendable {
     /// The most writes one transaction carries.
     static let maxGroup = 32
@@ -117,16 +118,9 @@ final class PostgresGroupCommit: Sendable {
     private func start(_ state: inout State) -> [(leader: Job, group: [Job])] {
         var started: [(leader: Job, group: [Job])] = []
         while state.running < lanes {
-            // With more writes ready than lanes (a backlog), a lane carries several databases'.
-            var first: Job?
-            var readyCount = 0
-            for job in state.waiting where !state.busy.contains(job.key) {
-                if first == nil { first = job }
-                readyCount += 1
-                if readyCount > lanes { break }
-            }
-            guard let first else { break }
-            let mixes = readyCount > lanes
+            // The one lane of a one-connection pool carries every database's ready writes.
+            guard let first = state.waiting.first(where: { !state.busy.contains($0.key) }) else { break }
+            let mixes = lanes == 1
             var taken: [Job] = []
             var rest: [Job] = []
             var keys: Set<DatabaseWriteKey> = []
