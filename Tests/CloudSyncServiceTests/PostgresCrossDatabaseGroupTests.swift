@@ -4,8 +4,9 @@ import CloudSyncPostgresCloud
 import Glibc
 import Testing
 
-/// Group commit across databases (issue 28): saves of different accounts that queue while the
-/// pool's lanes are busy share one transaction, each in its own savepoint with its own result.
+/// Group commit across databases (issue 28): on a one-connection pool, saves of different
+/// accounts that queue while the lane is busy share one transaction, each with its own result;
+/// on several lanes, each database's queued saves share one.
 @Suite("PostgreSQL group commit across databases")
 struct PostgresCrossDatabaseGroupTests {
     func cloud(connections: Int, maxWait: Double = 20) throws -> (PostgresCloud, CloudFixture) {
@@ -68,9 +69,10 @@ struct PostgresCrossDatabaseGroupTests {
         #expect(figures.largest == 4 && figures.mixed == 1, "the four queued saves shared a transaction: \(figures.line)")
     }
 
-    /// 16 writer threads on 4 accounts (4 each) × 25 one-record saves over a pool of 2: groups
-    /// mix databases, and every account's zone still gets every record exactly once, in counter
-    /// order (a follower paging with its token sees each once).
+    /// 16 writer threads on 4 accounts (4 each) × 25 one-record saves over a pool of 2 (two
+    /// lanes, one database each at a time, its queued saves grouped): every account's zone
+    /// gets every record exactly once, in counter order (a follower paging with its token sees
+    /// each once).
     @Test func writersOfSeveralAccountsOnTwoLanesKeepEveryZoneComplete() throws {
         let (cloud, f) = try cloud(connections: 2)
         let requests = try (0..<4).map { try f.request("user\($0)") }
@@ -115,5 +117,6 @@ struct PostgresCrossDatabaseGroupTests {
         }
         let figures = try #require((cloud.storage as? any WriteGrouping)?.writeGroupFigures)
         #expect(figures.writes == 400, "\(figures.line)")
+        #expect(figures.mixed == 0, "with two lanes, each transaction carries one database's saves: \(figures.line)")
     }
 }
