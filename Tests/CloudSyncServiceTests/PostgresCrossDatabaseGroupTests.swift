@@ -1,4 +1,4 @@
-import CloudSyncCloud
+import CloudSyncService
 import CloudSyncCore
 import CloudSyncPostgresCloud
 import Glibc
