@@ -82,7 +82,7 @@ public struct ChangeFetcher {
             // a zone of a replaced cloud may have no token of its own to expire.
             var witness = try store.databaseToken(scope)
             for name in zones {
-                try fetchZone(request.zoneID(name), reset: reset, named: true, epochWitness: witness,
+                try fetchZone(ZoneFetch(zoneID: request.zoneID(name), reset: reset, named: true, epochWitness: witness),
                               summary: &summary, onEvent: onEvent)
                 if summary.epochChanged { witness = nil }
             }
@@ -129,24 +129,16 @@ public struct ChangeFetcher {
             let hasToken = try store.zoneToken(zoneID, scope) != nil
             let cached = try store.cachedRecordCount(zoneID, scope)
             guard hasToken || cached > 0 else { continue }
-            let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-            pushed?.forget(zone: zoneID.zoneName)
-            try forgetCreated(zoneID)
-            summary.zonesDeleted += 1
-            try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
+            try dropDeletedZone(zoneID, reason: reason, summary: &summary, onEvent: onEvent)
         }
         if full {
             // A full listing names every live zone: forget cached zones it does not name.
             for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !changed.contains(zoneID) {
-                let dropped = try store.dropZone(zoneID, scope, reason: .deleted, sink: sink)
-                pushed?.forget(zone: zoneID.zoneName)
-                try forgetCreated(zoneID)
-                summary.zonesDeleted += 1
-                try report(onEvent, .zoneDeleted(zoneID, .deleted, droppedRecords: dropped))
+                try dropDeletedZone(zoneID, reason: .deleted, summary: &summary, onEvent: onEvent)
             }
         }
         for zoneID in changed {
-            try fetchZone(zoneID, reset: reset, named: false, summary: &summary, onEvent: onEvent)
+            try fetchZone(ZoneFetch(zoneID: zoneID, reset: reset), summary: &summary, onEvent: onEvent)
         }
         try store.setDatabaseToken(newToken, scope, now: clock())
         return summary
@@ -174,150 +166,6 @@ public struct ChangeFetcher {
         } catch {
             throw CloudError(.internalError, "\(error)")
         }
-    }
-
-    /// Fetches one zone. `named`: the zone was asked for by name (`--zone`), so a zone the
-    /// cloud does not have and this device never knew is `zoneNotFound`; a zone from the
-    /// database listing that vanished meanwhile is skipped.
-    /// `epochWitness`: a stored database token whose epoch the first page's must match.
-    func fetchZone(_ zoneID: ZoneID, reset: Bool, named: Bool, epochWitness: ServerChangeToken? = nil,
-                   summary: inout FetchSummary, onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
-        var witness = epochWitness
-        var token = try store.zoneToken(zoneID, scope)
-        // Only a fetch from the start needs to know whether records are cached: counting them
-        // on every incremental fetch is a scan of the whole zone.
-        var known = token != nil
-        if reset || token == nil, case let cached = try store.cachedRecordCount(zoneID, scope), cached > 0 {
-            known = true
-            // Fetching from the start rebuilds the zone: drop what is cached first. Not when
-            // every cached record is a version this sync pushed (a device's first sync): the
-            // fetch from the start names each of them again, changed, deleted or as pushed.
-            if reset || pushed?.count(zone: zoneID.zoneName) != cached {
-                try store.dropZone(zoneID, scope, reason: nil, sink: sink)
-                pushed?.forget(zone: zoneID.zoneName)
-            }
-            token = nil
-        }
-        // Set when the zone is fetched again from the start after a failure: its cache is
-        // dropped when the first page arrives.
-        var rebuild = false
-        var checkedEpoch = false
-        var missingOnce = false
-        summary.zonesFetched += 1
-        // The next page, fetched from the cloud on another thread while this one is applied to
-        // the device file (see `prefetch`).
-        var prefetched: BackgroundJob<ZoneChanges>?
-        while true {
-            let page: ZoneChanges
-            do {
-                if let next = prefetched {
-                    prefetched = nil
-                    page = try next.join()
-                } else {
-                    page = try fetchZonePage(zoneID, since: token)
-                }
-            } catch let error where error.code == .changeTokenExpired && token != nil {
-                if !checkedEpoch, let old = token, try tokenFromAnotherEpoch(old, kind: .zone) {
-                    try dropEverything(summary: &summary, onEvent: onEvent)
-                } else {
-                    try store.dropZone(zoneID, scope, reason: nil, sink: sink)
-                    pushed?.forget(zone: zoneID.zoneName)
-                    try report(onEvent, .zoneReset(zoneID, reason: error.reason))
-                }
-                checkedEpoch = true
-                token = nil
-                rebuild = false
-                continue
-            } catch let error where (error.code == .zoneNotFound || error.code == .userDeletedZone) {
-                // Ask once more from the start before believing it: a zone the database listed
-                // (or one this device holds) that one fetch calls missing may be a passing
-                // failure, and dropping it would hide its records until the next change.
-                if !missingOnce {
-                    missingOnce = true
-                    if token != nil { rebuild = true }
-                    token = nil
-                    continue
-                }
-                guard known else {
-                    if named { throw error }
-                    summary.zonesFetched -= 1
-                    return
-                }
-                let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : .deleted
-                let dropped = try store.dropZone(zoneID, scope, reason: reason, sink: sink)
-                pushed?.forget(zone: zoneID.zoneName)
-                try forgetCreated(zoneID)
-                summary.zonesDeleted += 1
-                try report(onEvent, .zoneDeleted(zoneID, reason, droppedRecords: dropped))
-                return
-            }
-            if let stored = witness {
-                witness = nil
-                if ChangeFetcher.epoch(of: stored, .database) != nil,
-                   ChangeFetcher.epoch(of: stored, .database) != ChangeFetcher.epoch(of: page.token, .zone) {
-                    try dropEverything(summary: &summary, onEvent: onEvent)
-                }
-            }
-            if rebuild {
-                // The zone is fetched again from the start after its token was dropped: the
-                // cache starts over in the transaction of the first page.
-                rebuild = false
-                try store.dropZone(zoneID, scope, reason: nil, sink: sink)
-                pushed?.forget(zone: zoneID.zoneName)
-            }
-            let (changed, encoded, own) = withoutPushedVersions(page)
-            if page.moreComing { prefetched = prefetch(zoneID, since: page.token) }
-            try store.apply(CachePage(zoneID: zoneID, changed: changed, deleted: page.deleted.map(\.recordID),
-                                      token: page.token, encodedFields: encoded), scope, now: clock(), sink: sink)
-            summary.pages += 1
-            summary.changedRecords += changed.count
-            summary.deletedRecords += page.deleted.count
-            summary.ownPushedRecords += own
-            for record in changed { try report(onEvent, .recordChanged(record)) }
-            for deletion in page.deleted { try report(onEvent, .recordDeleted(deletion)) }
-            try report(onEvent, .pageApplied(zoneID, changed: changed.count, deleted: page.deleted.count,
-                                             moreComing: page.moreComing))
-            token = page.token
-            if !page.moreComing { return }
-        }
-    }
-
-    /// One page of a zone's changes. With versions of this zone pushed by the same sync, the
-    /// cloud may send those back hollow (`holding:`): `withoutPushedVersions` drops
-    /// them all before anything is applied.
-    func fetchZonePage(_ zoneID: ZoneID, since token: ServerChangeToken?) throws(CloudError) -> ZoneChanges {
-        let known: (any KnownRecordVersions)? = pushed.flatMap { $0.count(zone: zoneID.zoneName) > 0 ? $0 : nil }
-        return try cloud.fetchZoneChanges(zoneID.zoneName, since: token, limit: pageSize, holding: known,
-                                          in: request.owned(by: zoneID.ownerRecordName))
-    }
-
-    /// Starts fetching the page after `token` on another thread. It touches only the cloud (a
-    /// `CloudService` serializes its own calls, so an asset download of the page being applied
-    /// may run meanwhile) and the pushed versions, which nothing changes until it is joined:
-    /// every path that forgets them (a zone dropped or reset) runs after the join, with what
-    /// the joined page says. The page the cloud answers depends on the token alone, so it is
-    /// the page the loop would have asked for after applying this one; a failure is thrown by
-    /// the join, where the loop handles it as its own fetch's. A job dropped unjoined (the
-    /// apply threw) is waited for.
-    func prefetch(_ zoneID: ZoneID, since token: ServerChangeToken) -> BackgroundJob<ZoneChanges> {
-        let fetcher = self
-        return BackgroundJob { () throws(CloudError) -> ZoneChanges in try fetcher.fetchZonePage(zoneID, since: token) }
-    }
-
-    /// The page's changed records (and their encoded fields) less the versions this sync
-    /// pushed, and how many those were.
-    func withoutPushedVersions(_ page: ZoneChanges) -> (changed: [Record], encoded: [String?], own: Int) {
-        guard let pushed, pushed.count > 0, page.changed.contains(where: pushed.isPushed) else {
-            return (page.changed, page.encodedFields, 0)
-        }
-        let aligned = page.encodedFields.count == page.changed.count
-        var changed: [Record] = [], encoded: [String?] = []
-        changed.reserveCapacity(page.changed.count)
-        for (index, record) in page.changed.enumerated() where !pushed.isPushed(record) {
-            changed.append(record)
-            if aligned { encoded.append(page.encodedFields[index]) }
-        }
-        return (changed, encoded, page.changed.count - changed.count)
     }
 
     // MARK: Store epochs
