@@ -60,7 +60,8 @@ public struct SyncVerb {
         return (options, arguments.flag("force-data") || configuredForceData)
     }
 
-    /// Runs the verb.
+    /// Runs the verb: `on` or `off` first when given, then (unless `off`) one sync when the
+    /// account's switch is on, its report printed.
     public func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try context.deviceStore()
         let container = context.settings.container
@@ -69,74 +70,21 @@ public struct SyncVerb {
         if arguments.flag("delete-cloud-data") && state != "off" {
             throw CLIError.usage("--delete-cloud-data goes with 'sync off'")
         }
-        // Sync off as this device last saw it: only the switch is asked for. When the cloud cannot
-        // be reached that value holds: nothing is sent, so nothing failed (no 69).
         var learnedSwitch = false
         if state == nil, try !SyncToggle.isOn(store: store, container: container) {
-            do {
-                try context.session().keyValueSync().sync()
-                learnedSwitch = true
-            } catch let error as CloudError where error.code.isRetryable {
-                try Self.printOff(context, store: store, arguments, offline: error.reason)
-                return
-            }
+            guard try Self.learnSwitch(context, store: store, arguments) else { return }
+            learnedSwitch = true
         }
         let session = try context.session()
         let keyValues = try session.keyValueSync()
         let now = systemClock()
-        // What `on` changed: nil when the verb is not `on`.
-        var turnedOn: Bool?
-        var checkedAdapter: (any ModelAdapter)?
+        var turnedOn: (changed: Bool, adapter: any ModelAdapter)?
         switch state {
         case "on"?:
-            // Check first: what every sync will need (the data key for encrypted fields) must be
-            // at hand before the account-wide flag goes on, or every later sync would fail.
-            try keyValues.sync()
-            let wasOn = try SyncToggle.isOn(store: store, container: container)
-            do {
-                checkedAdapter = try session.storeAdapter(makeAdapter(forceData))
-            } catch var error as CloudError where !wasOn {
-                error.reason += "; sync stays off"
-                throw error
-            } catch CLIError.usage(let reason) where !wasOn {
-                throw CLIError.usage(reason + "; sync stays off")  // no passphrase given: 64
-            }
-            if !wasOn {
-                try SyncToggle.set(true, store: store, container: container, now: now)
-                try keyValues.sync()
-            }
-            turnedOn = !wasOn
-            // The result of `on` (stdout, as `off` prints its own); JSON carries it in the report.
-            if !context.output.isJSON {
-                context.output.line(wasOn ? "sync was already on for account \(context.settings.account)"
-                                          : "sync is on for account \(context.settings.account)")
-            }
+            turnedOn = try turnOn(context, session: session, store: store, keyValues: keyValues, forceData: forceData, now: now)
         case "off"?:
-            if arguments.flag("delete-cloud-data") && !arguments.flag("yes") {
-                guard context.isInteractive else {
-                    throw CLIError.usage("deleting the cloud copy needs confirmation: add --yes")
-                }
-                guard Prompt.confirm("Delete the synced data from the cloud? Other devices keep theirs. [y/N] ",
-                                     output: context.output) else {
-                    Prompt.declined("kept the cloud data; sync left on (nothing deleted)", output: context.output)
-                    return
-                }
-            }
-            try SyncToggle.set(false, store: store, container: container, now: now)
-            try keyValues.sync()
-            var deleted: [String] = []
-            if arguments.flag("delete-cloud-data") {
-                deleted = try accountSync(context, session: session, store: store).deleteCloudData(options: options, forceData: forceData)
-            }
-            if context.output.isJSON {
-                let request = session.request(.private)
-                context.output.json(.object([("syncEnabled", .bool(false)), ("deletedZones", .array(deleted.map {
-                    ZoneJSON.encodeDeletion(request.zoneID($0), purged: false)  // as `zone delete` prints a deleted zone
-                }))]))
-            } else {
-                context.output.line("sync is off for account \(context.settings.account); local changes keep recording")
-                for zone in deleted { context.output.line("deleted zone \(zone) from the cloud") }
-            }
+            try turnOff(context, arguments, session: session, store: store, keyValues: keyValues, options: options,
+                        forceData: forceData, now: now)
             return
         case nil:
             if !learnedSwitch { try keyValues.sync() }
@@ -147,7 +95,90 @@ public struct SyncVerb {
             try Self.printOff(context, store: store, arguments, offline: nil)
             return
         }
-        let adapter = try checkedAdapter ?? session.storeAdapter(makeAdapter(forceData))
+        let adapter = try turnedOn?.adapter ?? session.storeAdapter(makeAdapter(forceData))
+        try sync(context, session: session, store: store, adapter: adapter, options: options, forceData: forceData,
+                 turnedOn: turnedOn?.changed)
+    }
+
+    /// Sync off as this device last saw it: only the switch is asked for. When the cloud cannot
+    /// be reached that value holds: nothing is sent, so nothing failed (no 69); then this says
+    /// so and returns false.
+    static func learnSwitch(_ context: CommandContext, store: DeviceStore, _ arguments: ParsedArguments) throws -> Bool {
+        do {
+            try context.session().keyValueSync().sync()
+            return true
+        } catch let error as CloudError where error.code.isRetryable {
+            try printOff(context, store: store, arguments, offline: error.reason)
+            return false
+        }
+    }
+
+    /// `sync on`: checks that the store's adapter can be made, turns the account's switch on and
+    /// says so. Returns whether this changed the switch (false: it was on already) and the adapter.
+    func turnOn(_ context: CommandContext, session: CloudSession, store: DeviceStore, keyValues: KeyValueSync,
+                forceData: Bool, now: Int64) throws -> (changed: Bool, adapter: any ModelAdapter) {
+        let container = context.settings.container
+        // Check first: what every sync will need (the data key for encrypted fields) must be
+        // at hand before the account-wide flag goes on, or every later sync would fail.
+        try keyValues.sync()
+        let wasOn = try SyncToggle.isOn(store: store, container: container)
+        let adapter: any ModelAdapter
+        do {
+            adapter = try session.storeAdapter(makeAdapter(forceData))
+        } catch var error as CloudError where !wasOn {
+            error.reason += "; sync stays off"
+            throw error
+        } catch CLIError.usage(let reason) where !wasOn {
+            throw CLIError.usage(reason + "; sync stays off")  // no passphrase given: 64
+        }
+        if !wasOn {
+            try SyncToggle.set(true, store: store, container: container, now: now)
+            try keyValues.sync()
+        }
+        // The result of `on` (stdout, as `off` prints its own); JSON carries it in the report.
+        if !context.output.isJSON {
+            context.output.line(wasOn ? "sync was already on for account \(context.settings.account)"
+                                      : "sync is on for account \(context.settings.account)")
+        }
+        return (!wasOn, adapter)
+    }
+
+    /// `sync off [--delete-cloud-data [--yes]]`: turns the account's switch off (after the
+    /// prompt, when deleting without `--yes`), deletes the store's own zones when asked, and
+    /// says so.
+    func turnOff(_ context: CommandContext, _ arguments: ParsedArguments, session: CloudSession, store: DeviceStore,
+                 keyValues: KeyValueSync, options: SyncOptions, forceData: Bool, now: Int64) throws {
+        if arguments.flag("delete-cloud-data") && !arguments.flag("yes") {
+            guard context.isInteractive else {
+                throw CLIError.usage("deleting the cloud copy needs confirmation: add --yes")
+            }
+            guard Prompt.confirm("Delete the synced data from the cloud? Other devices keep theirs. [y/N] ",
+                                 output: context.output) else {
+                Prompt.declined("kept the cloud data; sync left on (nothing deleted)", output: context.output)
+                return
+            }
+        }
+        try SyncToggle.set(false, store: store, container: context.settings.container, now: now)
+        try keyValues.sync()
+        var deleted: [String] = []
+        if arguments.flag("delete-cloud-data") {
+            deleted = try accountSync(context, session: session, store: store).deleteCloudData(options: options, forceData: forceData)
+        }
+        if context.output.isJSON {
+            let request = session.request(.private)
+            context.output.json(.object([("syncEnabled", .bool(false)), ("deletedZones", .array(deleted.map {
+                ZoneJSON.encodeDeletion(request.zoneID($0), purged: false)  // as `zone delete` prints a deleted zone
+            }))]))
+        } else {
+            context.output.line("sync is off for account \(context.settings.account); local changes keep recording")
+            for zone in deleted { context.output.line("deleted zone \(zone) from the cloud") }
+        }
+    }
+
+    /// Syncs the account (with a progress bar on a terminal), prints the report and throws what
+    /// failed: the one failure's own error, or `partialFailure` naming them all.
+    func sync(_ context: CommandContext, session: CloudSession, store: DeviceStore, adapter: any ModelAdapter,
+              options: SyncOptions, forceData: Bool, turnedOn: Bool?) throws {
         let bar = ProgressBar(enabled: isatty(2) == 1 && !context.settings.quiet && !context.output.isJSON, output: context.output)
         let report = try accountSync(context, session: session, store: store)
             .sync(adapter: adapter, options: options, forceData: forceData,
@@ -220,38 +251,5 @@ public struct SyncVerb {
             out.line("conflict \(conflict.zoneName)/\(conflict.recordName): \(conflict.resolution)")
         }
         out.line("pushed \(report.savedRecords) saved, \(report.deletedRecords) deleted; pulled \(report.pulledChanges) changed, \(report.pulledDeletions) deleted; \(report.conflicts.count) conflicts; \(report.pendingAfter) pending")
-    }
-}
-
-/// A one-line progress bar on stderr, redrawn in place; silent when disabled.
-final class ProgressBar {
-    let enabled: Bool
-    let output: Output
-    var drawn = false
-    /// Carriage return and "erase line": the bar is redrawn in place.
-    private static let clearLine = "\r\u{1B}[2K"
-
-    init(enabled: Bool, output: Output) {
-        self.enabled = enabled
-        self.output = output
-    }
-
-    func show(_ progress: SyncProgress) {
-        guard enabled else { return }
-        let text: String
-        switch progress {
-        case .pushing(let done, let total):
-            let width = 30
-            let filled = total == 0 ? width : width * done / max(total, 1)
-            text = "pushing [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)"
-        case .pulling(let records):
-            text = "pulling \(records) records"
-        }
-        output.writeErrorVerbatim(Self.clearLine + TerminalEscaping.escapeText(text))
-        drawn = true
-    }
-
-    func finish() {
-        if drawn { output.writeErrorVerbatim(Self.clearLine) }
     }
 }
