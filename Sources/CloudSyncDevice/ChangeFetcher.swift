@@ -78,21 +78,61 @@ public struct ChangeFetcher {
                       onEvent: (FetchEvent) throws -> Void = { _ in }) throws(CloudError) -> FetchSummary {
         var summary = FetchSummary()
         if let zones {
-            // The database token (if any) tells which store epoch this device's tokens are from:
-            // a zone of a replaced cloud may have no token of its own to expire.
-            var witness = try store.databaseToken(scope)
-            for name in zones {
-                try fetchZone(ZoneFetch(zoneID: request.zoneID(name), reset: reset, named: true, epochWitness: witness),
-                              summary: &summary, onEvent: onEvent)
-                if summary.epochChanged { witness = nil }
-            }
+            try fetchNamed(zones, reset: reset, summary: &summary, onEvent: onEvent)
             return summary
         }
+        let listing = try listDatabaseChanges(reset: reset, summary: &summary, onEvent: onEvent)
+        for (zoneID, reason) in listing.deleted {
+            let hasToken = try store.zoneToken(zoneID, scope) != nil
+            let cached = try store.cachedRecordCount(zoneID, scope)
+            guard hasToken || cached > 0 else { continue }
+            try dropDeletedZone(zoneID, reason: reason, summary: &summary, onEvent: onEvent)
+        }
+        if listing.full {
+            // A full listing names every live zone: forget cached zones it does not name.
+            for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !listing.changed.contains(zoneID) {
+                try dropDeletedZone(zoneID, reason: .deleted, summary: &summary, onEvent: onEvent)
+            }
+        }
+        for zoneID in listing.changed {
+            try fetchZone(ZoneFetch(zoneID: zoneID, reset: reset), summary: &summary, onEvent: onEvent)
+        }
+        try store.setDatabaseToken(listing.token, scope, now: clock())
+        return summary
+    }
+
+    /// Fetches the zones asked for by name, without the database phase. The database token (if
+    /// any) tells which store epoch this device's tokens are from: a zone of a replaced cloud
+    /// may have no token of its own to expire.
+    func fetchNamed(_ zones: [String], reset: Bool, summary: inout FetchSummary,
+                    onEvent: (FetchEvent) throws -> Void) throws(CloudError) {
+        var witness = try store.databaseToken(scope)
+        for name in zones {
+            try fetchZone(ZoneFetch(zoneID: request.zoneID(name), reset: reset, named: true, epochWitness: witness),
+                          summary: &summary, onEvent: onEvent)
+            if summary.epochChanged { witness = nil }
+        }
+    }
+
+    /// What the database phase found: the zones to fetch and to drop, and the token to store
+    /// once every zone was applied.
+    struct DatabaseListing {
+        var changed: [ZoneID]
+        var deleted: [(zoneID: ZoneID, reason: ZoneDeletionReason)]
+        var token: ServerChangeToken
+        /// The listing started from no token, so it names every live zone.
+        var full: Bool
+    }
+
+    /// The database phase: every page of the zones changed and deleted since the database
+    /// token. An expired token lists again from the start (everything dropped first when it
+    /// came from another store epoch).
+    func listDatabaseChanges(reset: Bool, summary: inout FetchSummary,
+                             onEvent: (FetchEvent) throws -> Void) throws(CloudError) -> DatabaseListing {
         var token = reset ? nil : try store.databaseToken(scope)
         var expired: ServerChangeToken?
         var changed: [ZoneID] = []
         var deleted: [(zoneID: ZoneID, reason: ZoneDeletionReason)] = []
-        var newToken: ServerChangeToken
         var full = token == nil
         while true {
             let page: DatabaseChanges
@@ -113,35 +153,14 @@ public struct ChangeFetcher {
                 }
             }
             // A fetch of one owner's shared zones (`sharedOwner`) leaves the others' alone.
-            let mine = { (zoneID: ZoneID) in
-                request.scope != .shared || request.sharedOwner == nil || zoneID.ownerRecordName == request.sharedOwner
-            }
-            for zone in page.deletedZones where mine(zone.zoneID) {
+            for zone in page.deletedZones where mineToList(zone.zoneID) {
                 changed.removeAll { $0 == zone.zoneID }
                 deleted.append(zone)
             }
-            for zone in page.changedZones where mine(zone) && !changed.contains(zone) { changed.append(zone) }
+            for zone in page.changedZones where mineToList(zone) && !changed.contains(zone) { changed.append(zone) }
             token = page.token
-            newToken = page.token
-            if !page.moreComing { break }
+            if !page.moreComing { return DatabaseListing(changed: changed, deleted: deleted, token: page.token, full: full) }
         }
-        for (zoneID, reason) in deleted {
-            let hasToken = try store.zoneToken(zoneID, scope) != nil
-            let cached = try store.cachedRecordCount(zoneID, scope)
-            guard hasToken || cached > 0 else { continue }
-            try dropDeletedZone(zoneID, reason: reason, summary: &summary, onEvent: onEvent)
-        }
-        if full {
-            // A full listing names every live zone: forget cached zones it does not name.
-            for zoneID in try store.cachedZones(scope) where mineToList(zoneID) && !changed.contains(zoneID) {
-                try dropDeletedZone(zoneID, reason: .deleted, summary: &summary, onEvent: onEvent)
-            }
-        }
-        for zoneID in changed {
-            try fetchZone(ZoneFetch(zoneID: zoneID, reset: reset), summary: &summary, onEvent: onEvent)
-        }
-        try store.setDatabaseToken(newToken, scope, now: clock())
-        return summary
     }
 
     /// Whether a full listing of this fetch speaks for a cached zone (one owner's fetch in the
