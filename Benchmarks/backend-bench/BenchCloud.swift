@@ -3,6 +3,9 @@ import CloudSyncService
 import CloudSyncSQLiteCloud
 import CloudSyncCore
 import CloudSyncDevice
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What every part does to a cloud of any backend (`SQLiteCloud`, `PostgresCloud`, `HTTPCloud`):
 /// the bench account's request, saving generated records in calls of 400, fetching a whole
@@ -14,6 +17,23 @@ enum BenchCloud {
     static func request(_ cloud: any CloudService, account: String = "bench", device: String = "bench-device") throws -> DatabaseRequest {
         let user = try cloud.account(named: account)
         return DatabaseRequest(container: container, scope: .private, userRecordName: user.userRecordName, deviceID: device)
+    }
+
+    /// Saves `record` alone, as a client does, and returns the call's milliseconds: a busy
+    /// server's 503 (`serviceUnavailable`) is tried again after its `retryAfter`, at most 20 times.
+    static func timedSave(_ record: Record, with cloud: any CloudService, in request: DatabaseRequest) throws -> Double {
+        let callStart = Clock.now()
+        var attempt = 0
+        while true {
+            do {
+                let result = try cloud.modifyRecords(ModifyRequest(saves: [record], policy: .allKeys), in: request)
+                if let failure = result.partialFailure { throw BenchFailure("save failed: \(failure)") }
+                return (Clock.now() - callStart) * 1000
+            } catch let error as CloudError where error.code == .serviceUnavailable && attempt < 20 {
+                attempt += 1
+                usleep(UInt32((error.retryAfter ?? 0.05) * 1_000_000))
+            }
+        }
     }
 
     /// Record `index`: a ~20-character STRING, an INT64 and a DOUBLE (the shape cloudsync-bench uses).

@@ -96,19 +96,7 @@ struct LoadPart {
                 for n in 0..<saves {
                     let record = Record(recordID: RecordID(recordName: "c\(index)-\(n)", zoneID: zone), recordType: "Item",
                                         fields: ["count": .int64(Int64(n)), "title": .string("Save \(n) of client \(index)")])
-                    let callStart = Clock.now()
-                    var attempt = 0
-                    while true {
-                        do {
-                            let result = try http.modifyRecords(ModifyRequest(saves: [record], policy: .allKeys), in: request)
-                            if let failure = result.partialFailure { return .failure(BenchFailure("save failed: \(failure)")) }
-                            break
-                        } catch let error as CloudError where error.code == .serviceUnavailable && attempt < 20 {
-                            attempt += 1
-                            usleep(UInt32((error.retryAfter ?? 0.05) * 1_000_000))
-                        }
-                    }
-                    samples.append((Clock.now() - callStart) * 1000)
+                    samples.append(try BenchCloud.timedSave(record, with: http, in: request))
                 }
                 return .success(samples)
             } catch {
