@@ -119,7 +119,7 @@ public struct ConsoleHTTPHandler: HTTPHandler {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         let seconds = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        let containers = try? (operations.service.storage as? any CloudStorageFigures)?.containerFigures()
+        let containers = try? operations.service.storage.storageCapabilities.figures?.containerFigures()
         let text = PrometheusText.render(endpoints: metrics.snapshot(),
                                          gauges: .init(connectionsOpen: now.connections, requestsInFlight: now.inFlight,
                                                        uptimeSeconds: max(0, seconds - metrics.started)),

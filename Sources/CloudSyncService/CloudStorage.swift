@@ -26,6 +26,9 @@ public protocol CloudStorage: AnyObject, Sendable {
     func write<T>(database key: DatabaseWriteKey, _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
     /// What a listener of `device` sleeps on (see `NotificationWaiter`).
     func makeNotificationWaiter(for device: DeviceAddress) throws(CloudError) -> any NotificationWaiter
+    /// What this storage offers beyond these calls (a check, a copy, figures), asked rather than
+    /// found by casting; no default, so a new storage says what it offers.
+    var storageCapabilities: StorageCapabilities { get }
 }
 
 extension CloudStorage {

@@ -18,6 +18,13 @@ struct CloudBackend: CustomStringConvertible, Sendable {
     /// The backends every conformance case runs against.
     static let allCases: [CloudBackend] = [.sqlite, .memory, .postgres, .http]
 
+    /// A PostgreSQL cloud with a pool of its own (`connections`, a wait of `maxWait` seconds for
+    /// one), on a fresh schema: the pool and group-commit tests.
+    static func pooledPostgres(connections: Int, maxWait: Double) throws -> (PostgresCloud, CloudFixture) {
+        let fixture = try CloudBackend.postgres.make()
+        return (try PostgresCloud(url: fixture.location, connections: connections, maxWait: maxWait), fixture)
+    }
+
     /// Registers the backends the cases open by URL with `CloudLocator`, the same way the
     /// executable's composition root registers its own: SQLite, PostgreSQL and the memory
     /// storage (`memory:N`). Idempotent.

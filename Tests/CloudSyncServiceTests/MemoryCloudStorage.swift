@@ -9,6 +9,9 @@ import Synchronization
 /// state and keeps a copy of the state at its start: a throwing body restores it (and a nested
 /// one restores its own copy), and `recordImagesBeforeTransaction` reads it.
 final class MemoryCloudStorage: CloudStorage, @unchecked Sendable {
+    /// Nothing beyond the calls: the memory storage is for the conformance suite.
+    var storageCapabilities: StorageCapabilities { StorageCapabilities() }
+
     struct RecordRow {
         var type: String
         var seq: Int64

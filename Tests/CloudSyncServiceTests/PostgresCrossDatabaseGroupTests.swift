@@ -10,8 +10,7 @@ import Testing
 @Suite("PostgreSQL group commit across databases")
 struct PostgresCrossDatabaseGroupTests {
     func cloud(connections: Int, maxWait: Double = 20) throws -> (PostgresCloud, CloudFixture) {
-        let fixture = try CloudBackend.postgres.make()
-        return (try PostgresCloud(url: fixture.location, connections: connections, maxWait: maxWait), fixture)
+        try CloudBackend.pooledPostgres(connections: connections, maxWait: maxWait)
     }
 
     /// One connection, held by a read: alice's save takes the one lane and waits for it; bob's,

@@ -12,8 +12,7 @@ import Testing
 struct PostgresPoolTests {
     /// A cloud with a pool of its own, on a fresh schema.
     func cloud(connections: Int, maxWait: Double = 2) throws -> (PostgresCloud, CloudFixture) {
-        let fixture = try CloudBackend.postgres.make()
-        return (try PostgresCloud(url: fixture.location, connections: connections, maxWait: maxWait), fixture)
+        try CloudBackend.pooledPostgres(connections: connections, maxWait: maxWait)
     }
 
     @Test func aCallerFindingEveryConnectionBusyGetsServiceUnavailableWithRetryAfter() throws {
@@ -141,7 +140,7 @@ struct PostgresPoolTests {
         #expect(outcomes.all == [0: "saved", 1: "saved", 2: "saved", 3: "quotaExceeded", 4: "saved", 5: "saved"], "\(outcomes.all)")
         let changes = try f.allChanges("A", since: nil, r)
         #expect(Set(changes.changed.map(\.recordID.recordName)) == ["g0", "g1", "g2", "g4", "g5"])
-        let figures = try #require((cloud.storage as? any WriteGrouping)?.writeGroupFigures)
+        let figures = try #require(cloud.storage.storageCapabilities.writeGrouping?.writeGroupFigures)
         #expect(figures.largest >= 2, "the queued saves shared a transaction: \(figures.line)")
         #expect(figures.writes == 6, "\(figures.line)")
     }

@@ -26,7 +26,7 @@ public enum CloudCommand {
     static func openStorage(_ url: String, creating: Bool) throws -> (CloudLocator, any CloudStorageCopying) {
         let locator = try CloudLocator(parsing: url)
         if locator.isKnownAbsent && !creating { throw CLIError.notFound("no cloud at \(locator.displayName)") }
-        guard let storage = try locator.open().capabilities.admin?.storage as? any CloudStorageCopying else {
+        guard let storage = try locator.open().capabilities.admin?.storage.storageCapabilities.copying else {
             throw CLIError.failed("the cloud at \(locator.displayName) cannot be copied from here")
         }
         return (locator, storage)
@@ -113,7 +113,7 @@ public enum CloudCommand {
             if locator.isKnownAbsent {
                 throw CLIError.notFound("no cloud at \(locator.displayName)")
             }
-            guard let checking = try locator.open().capabilities.admin?.storage as? any CloudStorageChecking else {
+            guard let checking = try locator.open().capabilities.admin?.storage.storageCapabilities.checking else {
                 throw CLIError.failed("the cloud at \(locator.displayName) cannot be checked from here")
             }
             let report = try checking.check()

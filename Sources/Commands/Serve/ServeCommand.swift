@@ -133,7 +133,7 @@ public enum ServeCommand {
         context.output.flush()
         let signal = signals.stopOnSignal(server, grace: .seconds(10))
         log.write("stopped on signal \(signal)")
-        if let grouping = service.storage as? any WriteGrouping { log.write(grouping.writeGroupFigures.line) }
+        if let grouping = service.storage.storageCapabilities.writeGrouping { log.write(grouping.writeGroupFigures.line) }
         if let replicas { log.write(replicas.figures.line) }
     }
 
