@@ -63,7 +63,7 @@ struct PostgresCrossDatabaseGroupTests {
             let changed = try f.allChanges("A", since: nil, r).changed.map(\.recordID.recordName)
             #expect(changed == (["carol", "erin"].contains(names[n]) ? [] : ["\(names[n])-note"]), "\(names[n]): \(changed)")
         }
-        let figures = try #require((cloud.storage as? any WriteGrouping)?.writeGroupFigures)
+        let figures = try #require(cloud.storage.storageCapabilities.writeGrouping?.writeGroupFigures)
         #expect(figures.groups == 2 && figures.writes == 5, "\(figures.line)")
         #expect(figures.largest == 4 && figures.mixed == 1, "the four queued saves shared a transaction: \(figures.line)")
     }
@@ -114,7 +114,7 @@ struct PostgresCrossDatabaseGroupTests {
             #expect(seen[account].count == 100, "user\(account): \(seen[account].count) changes seen")
             #expect(Set(seen[account]) == expected, "user\(account): no gap, no stranger")
         }
-        let figures = try #require((cloud.storage as? any WriteGrouping)?.writeGroupFigures)
+        let figures = try #require(cloud.storage.storageCapabilities.writeGrouping?.writeGroupFigures)
         #expect(figures.writes == 400, "\(figures.line)")
         #expect(figures.mixed == 0, "with two lanes, each transaction carries one database's saves: \(figures.line)")
     }
