@@ -2,6 +2,7 @@ import CloudSyncService
 import CloudSyncCore
 import CloudSyncPostgresCloud
 import Glibc
+import TestSupport
 import Testing
 
 /// Group commit across databases (issue 28): on a one-connection pool, saves of different
@@ -26,7 +27,7 @@ struct PostgresCrossDatabaseGroupTests {
         for r in requests { _ = try cloud.saveZones([ZoneSpec(name: "A", atomic: true)], in: r) }
         cloud.setQuota(bytes: 20_000)
         let holding = Latch(), release = Latch()
-        let holder = spawn {
+        let holder = startThread {
             _ = try? cloud.storage.read { _ in
                 holding.open()
                 release.wait()
@@ -35,7 +36,7 @@ struct PostgresCrossDatabaseGroupTests {
         holding.wait()
         let outcomes = Outcomes()
         func saver(_ n: Int) -> pthread_t {
-            spawn {
+            startThread {
                 let r = requests[n]
                 let text = String(repeating: "x", count: ["carol", "erin"].contains(names[n]) ? 30_000 : 10)
                 let record = Record(recordID: RecordID(recordName: "\(names[n])-note", zoneID: r.zoneID("A")), recordType: "Note",
@@ -78,7 +79,7 @@ struct PostgresCrossDatabaseGroupTests {
         for r in requests { _ = try cloud.saveZones([ZoneSpec(name: "Load")], in: r) }
         let failures = Counter()
         let writers = (0..<16).map { writer in
-            spawn {
+            startThread {
                 let r = requests[writer % 4]
                 for n in 1...25 {
                     let record = Record(recordID: RecordID(recordName: "w\(writer)_\(n)", zoneID: r.zoneID("Load")), recordType: "Note")

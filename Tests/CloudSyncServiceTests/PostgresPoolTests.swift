@@ -19,7 +19,7 @@ struct PostgresPoolTests {
         let (cloud, f) = try cloud(connections: 1, maxWait: 0.2)
         let r = try f.request("alice")
         let holding = Latch(), release = Latch()
-        let holder = spawn {
+        let holder = startThread {
             _ = try? cloud.storage.read { _ in
                 holding.open()
                 release.wait()
@@ -40,7 +40,7 @@ struct PostgresPoolTests {
         let (cloud, f) = try cloud(connections: 2, maxWait: 5)
         let alice = try f.request("alice"), bob = try f.request("bob")
         let holding = Latch(), release = Latch()
-        let holder = spawn {
+        let holder = startThread {
             _ = try? cloud.storage.write { _ in
                 holding.open()
                 release.wait()
@@ -63,7 +63,7 @@ struct PostgresPoolTests {
         _ = try cloud.saveZones([ZoneSpec(name: "Load")], in: r)
         let failures = Counter()
         let writers = (1...8).map { writer in
-            spawn {
+            startThread {
                 for n in 1...50 {
                     let record = Record(recordID: RecordID(recordName: "w\(writer)_\(n)", zoneID: r.zoneID("Load")), recordType: "Note")
                     do {
@@ -107,7 +107,7 @@ struct PostgresPoolTests {
         cloud.setQuota(bytes: 20_000)
         // Another transaction holds alice's database row: the first save leads and waits on it.
         let holding = Latch(), release = Latch()
-        let holder = spawn {
+        let holder = startThread {
             _ = try? cloud.storage.write { tx in
                 _ = try tx.findDatabase(container: r.storageContainer, scope: .private, owner: r.userRecordName)
                 holding.open()
@@ -117,7 +117,7 @@ struct PostgresPoolTests {
         holding.wait()
         let outcomes = Outcomes()
         func saver(_ n: Int) -> pthread_t {
-            spawn {
+            startThread {
                 let text = String(repeating: "x", count: n == 3 ? 30_000 : 10)
                 let record = Record(recordID: RecordID(recordName: "g\(n)", zoneID: r.zoneID("A")), recordType: "Note",
                                     fields: ["text": .string(text)])
@@ -163,20 +163,6 @@ final class Counter: @unchecked Sendable {
     deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
     func add() { pthread_mutex_lock(mutex); count += 1; pthread_mutex_unlock(mutex) }
     var value: Int { pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }; return count }
-}
-
-/// Runs `body` on a new thread; join it with `pthread_join`.
-func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t {
-    final class Box: @unchecked Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    var thread = pthread_t()
-    pthread_create(&thread, nil, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, Unmanaged.passRetained(Box(body)).toOpaque())
-    return thread
 }
 
 /// Each thread's outcome, by number.
