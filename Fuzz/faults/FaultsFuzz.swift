@@ -1,4 +1,5 @@
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 
 // libFuzzer target: the `CLOUDSYNC_FAULTS` spec (`code[@operation][:count],…`). Checks: no crash;
 // every planned fault has a positive count.

@@ -1,6 +1,7 @@
 import CloudSyncCore
 import CloudSyncHTTPServer
-import CloudSyncWebServices
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 
 // libFuzzer target: the request router of `cloudsync serve` before any handler: the raw request
 // target check (`RequestPath.check(rawTarget:)`, NUL and dot segments, raw or percent-encoded)

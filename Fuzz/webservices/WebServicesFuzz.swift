@@ -1,6 +1,8 @@
-import CloudSyncCloud
+import CloudSyncService
+import CloudSyncSQLiteCloud
 import CloudSyncCore
-import CloudSyncWebServices
+import CloudSyncWebProtocol
+import CloudSyncWebServer
 #if canImport(Glibc)
 import Glibc
 #endif

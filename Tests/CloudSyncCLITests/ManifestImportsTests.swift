@@ -71,6 +71,17 @@ struct ManifestImportsTests {
         #expect(undeclared.isEmpty, "imported but not declared in Package.swift:\n\(undeclared.joined(separator: "\n"))")
     }
 
+    /// The fuzz targets (built by scripts/fuzz from the modules' sources, not by SwiftPM) import
+    /// only modules that exist: a renamed module fails here, not in CI's fuzz step.
+    @Test func theFuzzTargetsImportModulesThatExist() throws {
+        let root = SettingsTableTests.packageFolder
+        let bytes = try #require(TemporaryDirectory.readBytes(root + "/Package.swift"))
+        let names = Set(Self.targets(String(decoding: bytes, as: UTF8.self)).map(\.name))
+        let imported = Self.imports(in: root + "/Fuzz").filter { $0.hasPrefix("CloudSync") }
+        #expect(!imported.isEmpty, "read the fuzz targets")
+        #expect(imported.subtracting(names).isEmpty, "fuzz targets import no such module: \(imported.subtracting(names).sorted())")
+    }
+
     /// The parser reads what it must: a target with a path and a test target.
     @Test func theParserReadsDependenciesAndPaths() {
         let manifest = """
