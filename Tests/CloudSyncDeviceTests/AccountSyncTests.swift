@@ -30,14 +30,7 @@ struct AccountSyncTests {
 
     @Test func sharedZonesSyncOnlyWhenOnAndAnUnsharedZoneIsDroppedWithAnEvent() throws {
         let w = try DeviceWorld()
-        let alice = try w.request("alice")
-        let bob = try w.request("bob", device: "phone")
-        var bobShared = bob
-        bobShared.scope = .shared
-        _ = try w.cloud.saveZones([ZoneSpec(name: "Trips")], in: alice)
-        try w.save(["rome", "oslo"], zone: "Trips", as: alice)
-        let share = try w.cloud.saveShare(zoneName: "Trips", title: nil, publicPermission: .readWrite, in: alice)
-        _ = try w.cloud.acceptShare(url: share.url, in: bobShared)
+        let (alice, bob, _) = try w.aliceSharesTripsWithBob(.readWrite)
         let store = try w.store("phone")
         let opened = Opened()
         let sync = Self.accountSync(w, store, bob, opened)

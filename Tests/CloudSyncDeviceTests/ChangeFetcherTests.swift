@@ -20,6 +20,21 @@ final class DeviceWorld: @unchecked Sendable {
 
     func store(_ device: String) throws -> DeviceStore { try DeviceStore(path: dir.file("\(device).sqlite")) }
 
+    /// Alice's zone Trips (rome and oslo) shared with bob at `permission`, and accepted by him on
+    /// his phone: alice's request, bob's, and bob's in the shared database.
+    func aliceSharesTripsWithBob(_ permission: SharePermission)
+        throws -> (alice: DatabaseRequest, bob: DatabaseRequest, bobShared: DatabaseRequest) {
+        let alice = try request("alice")
+        let bob = try request("bob", device: "phone")
+        var bobShared = bob
+        bobShared.scope = .shared
+        _ = try cloud.saveZones([ZoneSpec(name: "Trips")], in: alice)
+        try save(["rome", "oslo"], zone: "Trips", as: alice)
+        let share = try cloud.saveShare(zoneName: "Trips", title: nil, publicPermission: permission, in: alice)
+        _ = try cloud.acceptShare(url: share.url, in: bobShared)
+        return (alice, bob, bobShared)
+    }
+
     func save(_ names: [String], zone: String, fields: [String: FieldValue] = [:], as request: DatabaseRequest) throws {
         let records = names.map { Record(recordID: RecordID(recordName: $0, zoneID: request.zoneID(zone)), recordType: "Note", fields: fields) }
         for chunk in stride(from: 0, to: records.count, by: 400) {

@@ -11,14 +11,7 @@ struct SharedZoneFetchTests {
     /// private zone of the same name.
     @Test func anUnsharedZoneIsDroppedWithoutForgettingTheOwnZoneOfTheSameName() throws {
         let w = try DeviceWorld()
-        let alice = try w.request("alice")
-        let bob = try w.request("bob", device: "phone")
-        var bobShared = bob
-        bobShared.scope = .shared
-        _ = try w.cloud.saveZones([ZoneSpec(name: "Trips")], in: alice)
-        try w.save(["rome", "oslo"], zone: "Trips", as: alice)
-        let share = try w.cloud.saveShare(zoneName: "Trips", title: nil, publicPermission: .readOnly, in: alice)
-        _ = try w.cloud.acceptShare(url: share.url, in: bobShared)
+        let (alice, _, bobShared) = try w.aliceSharesTripsWithBob(.readOnly)
         let store = try w.store("phone")
         try store.setSyncState(container: w.container, DeviceStore.zonesCreatedKey, "Trips")
         let fetcher = ChangeFetcher(cloud: w.cloud, store: store, request: bobShared)
