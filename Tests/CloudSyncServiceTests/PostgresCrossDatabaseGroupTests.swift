@@ -50,14 +50,7 @@ struct PostgresCrossDatabaseGroupTests {
                 }
             }
         }
-        let first = saver(0)
-        usleep(300_000)
-        let others = (1...4).map { saver($0) }
-        usleep(1_000_000)
-        release.open()
-        pthread_join(holder, nil)
-        pthread_join(first, nil)
-        for other in others { pthread_join(other, nil) }
+        runQueuedBehind(holder: holder, release: release, others: 4, saver)
         #expect(outcomes.all == [0: "saved [\"alice-note\"]", 1: "saved [\"bob-note\"]", 2: "quotaExceeded",
                                  3: "saved [\"dave-note\"]", 4: "quotaExceeded"], "\(outcomes.all)")
         for (n, r) in requests.enumerated() {

@@ -129,14 +129,7 @@ struct PostgresPoolTests {
                 }
             }
         }
-        let first = saver(0)
-        usleep(300_000)
-        let others = (1...5).map { saver($0) }
-        usleep(1_000_000)
-        release.open()
-        pthread_join(holder, nil)
-        pthread_join(first, nil)
-        for other in others { pthread_join(other, nil) }
+        runQueuedBehind(holder: holder, release: release, others: 5, saver)
         #expect(outcomes.all == [0: "saved", 1: "saved", 2: "saved", 3: "quotaExceeded", 4: "saved", 5: "saved"], "\(outcomes.all)")
         let changes = try f.allChanges("A", since: nil, r)
         #expect(Set(changes.changed.map(\.recordID.recordName)) == ["g0", "g1", "g2", "g4", "g5"])
@@ -144,6 +137,20 @@ struct PostgresPoolTests {
         #expect(figures.largest >= 2, "the queued saves shared a transaction: \(figures.line)")
         #expect(figures.writes == 6, "\(figures.line)")
     }
+}
+
+/// Runs the savers of a group-commit test against a lane that `holder` keeps busy until `release`
+/// opens: saver 0 first (it takes the lane and waits), then savers 1…`others` (they queue behind
+/// it), then the lane is released and every thread joined.
+func runQueuedBehind(holder: pthread_t, release: Latch, others: Int, _ saver: (Int) -> pthread_t) {
+    let first = saver(0)
+    usleep(300_000)
+    let queued = (1...others).map { saver($0) }
+    usleep(1_000_000)
+    release.open()
+    pthread_join(holder, nil)
+    pthread_join(first, nil)
+    for thread in queued { pthread_join(thread, nil) }
 }
 
 /// A one-shot gate between threads.
