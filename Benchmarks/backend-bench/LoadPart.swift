@@ -26,6 +26,11 @@ struct LoadPart {
         var saves: Int
         /// serve's "group commit: …" line at its exit (PostgreSQL only).
         var groupCommit: String?
+        /// The machine's busy CPU seconds over the load (every process), the benchmark's own
+        /// clients' part of it, and the share of the cores left idle.
+        var machineSeconds: Double
+        var clientSeconds: Double
+        var idleShare: Double
 
         var throughput: Double { Double(saves) / seconds }
         var json: JSONValue {
@@ -33,7 +38,10 @@ struct LoadPart {
                      ("saves_per_second", .double(round3(throughput))),
                      ("p50_ms", .double(round3(latency.quantile(0.5)))), ("p99_ms", .double(round3(latency.quantile(0.99)))),
                      ("server_cpu_seconds_per_1000_saves", .double(round3(cpuSeconds * 1000 / Double(saves)))),
-                     ("server_peak_rss_mb", .double(round3(peakMiB)))]
+                     ("server_peak_rss_mb", .double(round3(peakMiB))),
+                     ("machine_cpu_seconds_per_1000_saves", .double(round3(machineSeconds * 1000 / Double(saves)))),
+                     ("client_cpu_seconds_per_1000_saves", .double(round3(clientSeconds * 1000 / Double(saves)))),
+                     ("machine_idle_share", .double(round3(idleShare)))]
                     + (groupCommit.map { [("group_commit", JSONValue.string($0))] } ?? []))
         }
     }
@@ -85,6 +93,7 @@ struct LoadPart {
         }
         let base = String(first.dropFirst("listening on ".count))
         let ticksBefore = server.cpuTicks()
+        let machineBefore = MachineCPU.now()
         let start = Clock.now()
         let results = runOnThreads(clients) { index -> Result<[Double], BenchFailure> in
             let account = oneAccount ? "load" : "load\(index)"
@@ -104,6 +113,7 @@ struct LoadPart {
             }
         }
         let seconds = Clock.now() - start
+        let machine = MachineCPU.now()
         let cpu = Double(server.cpuTicks() - ticksBefore) / Double(sysconf(Int32(_SC_CLK_TCK)))
         var latencies: [Double] = []
         for result in results { latencies += try result.get() }
@@ -114,8 +124,11 @@ struct LoadPart {
         let grouped = requests.split(separator: "\n").last { $0.contains("group commit: ") }
             .flatMap { line in line.firstRange(of: "group commit: ").map { String(line[$0.lowerBound...]) } }
         let outcome = Outcome(seconds: seconds, latency: LatencyStats(latencies), cpuSeconds: cpu,
-                              peakMiB: peak, saves: latencies.count, groupCommit: grouped)
-        log("  \(fixed(outcome.throughput)) saves/s, p50 \(fixed(outcome.latency.quantile(0.5))) ms, p99 \(fixed(outcome.latency.quantile(0.99))) ms, server CPU \(fixed(cpu, digits: 2)) s, peak RSS \(fixed(outcome.peakMiB)) MiB" + (grouped.map { ", " + $0 } ?? ""))
+                              peakMiB: peak, saves: latencies.count, groupCommit: grouped,
+                              machineSeconds: machine.busySeconds(since: machineBefore),
+                              clientSeconds: machine.ownSeconds - machineBefore.ownSeconds,
+                              idleShare: machine.idleShare(since: machineBefore))
+        log("  \(fixed(outcome.throughput)) saves/s, p50 \(fixed(outcome.latency.quantile(0.5))) ms, p99 \(fixed(outcome.latency.quantile(0.99))) ms, server CPU \(fixed(cpu, digits: 2)) s, clients \(fixed(outcome.clientSeconds, digits: 2)) s, machine \(fixed(outcome.machineSeconds, digits: 2)) s (idle \(fixed(outcome.idleShare * 100, digits: 0)) %), peak RSS \(fixed(outcome.peakMiB)) MiB" + (grouped.map { ", " + $0 } ?? ""))
         return outcome
     }
 }
