@@ -25,6 +25,11 @@ open class StorageBackedCloud: CloudService, @unchecked Sendable {
     let pendingDelivery = PendingDelivery()
     /// The storage quota per account in bytes; 0 for none (`setQuota`).
     let quota = Atomic<Int64>(0)
+    /// Accounts' user record names as this process read them: an account row is written once
+    /// and never changed or deleted, so a name read is final (a server's every request asks).
+    let userRecordNames = Mutex<[String: String]>([:])
+    /// The most names `userRecordNames` keeps before it starts over.
+    static let userRecordNameCacheSize = 10_000
 
     /// The service over `storage`.
     public init(storage: any CloudStorage, clock: @escaping CloudClock = systemClock) {
@@ -63,14 +68,22 @@ open class StorageBackedCloud: CloudService, @unchecked Sendable {
     // MARK: Accounts
 
     public func account(named name: String) throws(CloudError) -> Account {
-        if let existing = try read({ tx in try tx.userRecordName(ofAccount: name) }) {
-            return Account(name: name, userRecordName: existing)
+        if let known = userRecordNames.withLock({ $0[name] }) {
+            return Account(name: name, userRecordName: known)
         }
-        let recordName = try write { tx in
-            try tx.insertAccountIfAbsent(name: name, userRecordName: "_" + RandomID.hex(bytes: 16), now: clock())
-            return try tx.userRecordName(ofAccount: name)
+        var recordName = try read({ tx in try tx.userRecordName(ofAccount: name) })
+        if recordName == nil {
+            recordName = try write { tx in
+                try tx.insertAccountIfAbsent(name: name, userRecordName: "_" + RandomID.hex(bytes: 16), now: clock())
+                return try tx.userRecordName(ofAccount: name)
+            }
         }
-        return Account(name: name, userRecordName: recordName ?? "")
+        guard let recordName else { return Account(name: name, userRecordName: "") }
+        userRecordNames.withLock { names in
+            if names.count >= Self.userRecordNameCacheSize { names.removeAll() }
+            names[name] = recordName
+        }
+        return Account(name: name, userRecordName: recordName)
     }
 
     // MARK: Databases and zones (shared helpers)
