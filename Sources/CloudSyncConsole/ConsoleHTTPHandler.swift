@@ -35,6 +35,12 @@ public struct ConsoleHTTPHandler: HTTPHandler {
         self.gauges = gauges
     }
 
+    /// `base`'s admission (with its note) for every path that is not the console's.
+    public func admission(_ head: HTTPRequestHead) -> HTTPAdmission {
+        guard ConsoleRoute(path: head.path) != nil else { return base.admission(head) }
+        return admit(head).map(HTTPAdmission.refused) ?? .admitted(note: nil)
+    }
+
     public func admit(_ head: HTTPRequestHead) -> HTTPResponse? {
         guard let route = ConsoleRoute(path: head.path) else { return base.admit(head) }
         guard route.needsCredential else { return nil }

@@ -8,6 +8,11 @@ public protocol HTTPHandler: Sendable {
     /// the body unread. Must be cheap and thread-safe; the default lets every request through.
     func admit(_ head: HTTPRequestHead) -> HTTPResponse?
 
+    /// `admit`, and what judging the head learned that `handle` may use instead of finding it
+    /// again (`HTTPRequest.admissionNote`). The server calls this one; the default wraps `admit`
+    /// and notes nothing.
+    func admission(_ head: HTTPRequestHead) -> HTTPAdmission
+
     /// The response to `request` (read in full, its body within the configured limit).
     func handle(_ request: HTTPRequest) -> HTTPResponse
 
@@ -26,6 +31,11 @@ public protocol HTTPHandler: Sendable {
 extension HTTPHandler {
     /// Lets every request through to `handle`.
     public func admit(_ head: HTTPRequestHead) -> HTTPResponse? { nil }
+
+    /// `admit`'s verdict, without a note.
+    public func admission(_ head: HTTPRequestHead) -> HTTPAdmission {
+        admit(head).map(HTTPAdmission.refused) ?? .admitted(note: nil)
+    }
 
     /// `refusal.response`: its status, `{"error", "reason"}` and `Retry-After`.
     public func response(to refusal: HTTPRefusal) -> HTTPResponse { refusal.response }

@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The peer's address, `127.0.0.1` or `::1` style, without the port ("" when unknown).
     public var remoteAddress: String
+    /// What the handler's `admission` learned from the head (nil when it noted nothing).
+    public var admissionNote: (any Sendable)?
 
     public init(method: String, path: String, query: [QueryItem] = [], headers: HTTPHeaders = [:], body: [UInt8] = [],
                 remoteAddress: String = "") {

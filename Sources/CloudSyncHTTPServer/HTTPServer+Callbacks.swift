@@ -91,9 +91,12 @@ extension HTTPServer {
                                        }),
                                        remoteAddress: ListeningSocket.numericHost(
                                            library.info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr))
-            if var refusal = handler.admit(head) {
+            switch handler.admission(head) {
+            case .refused(var refusal):
                 refusal.headers.set("Connection", "close")
                 return respond(connection, request, refusal, library: library, query: head.query)
+            case .admitted(let note):
+                request.admissionNote = note
             }
             if let declared, declared > 0 {
                 guard reserveBodyMemory(declared, for: request) else {
@@ -146,7 +149,7 @@ extension HTTPServer {
         if let coding = library.lookupValue(connection, .HEADER_KIND, "Content-Encoding").map({ String(cString: $0) }) {
             if let refusal = decodeBody(request, coding: coding) { return respond(connection, request, refusal, library: library) }
         }
-        let httpRequest = HTTPRequest(method: request.method, path: request.path,
+        var httpRequest = HTTPRequest(method: request.method, path: request.path,
                                       query: values(connection, .GET_ARGUMENT_KIND, library).map {
                                           HTTPRequest.QueryItem(name: $0.0, value: $0.1)
                                       },
@@ -156,7 +159,9 @@ extension HTTPServer {
                                       body: request.body,
                                       remoteAddress: ListeningSocket.numericHost(
                                           library.info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr))
+        httpRequest.admissionNote = request.admissionNote
         request.body = []
+        request.admissionNote = nil
         let gated = !handler.isLongPoll(httpRequest)
         guard !gated || enterHandlerSlot() else {
             return respond(connection, request, answer(.busy(retryAfter: configuration.retryAfterSeconds)),

@@ -16,6 +16,8 @@ final class RequestContext {
     var reserved = 0
     /// The client's `Accept-Encoding` takes gzip: replies of `Gzip.minimumSize` bytes or more go compressed.
     var acceptsGzip = false
+    /// What the handler's `admission` noted from the head, handed to `handle` with the request.
+    var admissionNote: (any Sendable)?
 
     init(method: String, path: String, startedAt: UInt64) {
         self.method = method

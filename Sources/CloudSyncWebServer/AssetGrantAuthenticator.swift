@@ -22,8 +22,13 @@ public struct AssetGrantAuthenticator: WebServicesAuthenticator {
 
     public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
                        body: [UInt8]) throws(CloudError) -> Caller? {
+        try caller(method: method, path: path, query: query, headers: headers, body: body, prechecked: nil)
+    }
+
+    public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
+                       body: [UInt8], prechecked: PrecheckedCredential?) throws(CloudError) -> Caller? {
         guard Self.carriesGrant(query) else {
-            return try base.caller(method: method, path: path, query: query, headers: headers, body: body)
+            return try base.caller(method: method, path: path, query: query, headers: headers, body: body, prechecked: prechecked)
         }
         let checked: Result<AssetGrant, AssetGrantRefusal>
         do {
@@ -34,6 +39,11 @@ public struct AssetGrantAuthenticator: WebServicesAuthenticator {
         }
         guard case .success(let grant) = checked else { return nil }
         return Caller(account: grant.account, standing: .credential(isAdmin: false))
+    }
+
+    public func admission(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialAdmission {
+        guard Self.carriesGrant(query) else { return base.admission(path: path, query: query, headers: headers) }
+        return precheck(path: path, query: query, headers: headers).map(CredentialAdmission.refused) ?? .admitted(nil)
     }
 
     public func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal? {

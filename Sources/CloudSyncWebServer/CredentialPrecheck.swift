@@ -71,35 +71,46 @@ extension StoredCredentialAuthenticator {
     /// cannot be looked up now (storage down) goes on: the full check answers that. The signature
     /// needs the body: `caller(...)` checks it.
     public func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal? {
+        admission(path: path, query: query, headers: headers).refusal
+    }
+
+    /// `precheck`, noting the token or API token it found in force for `caller`.
+    public func admission(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialAdmission {
         switch PresentedCredential(headers: headers, query: query) {
         case .serverKey(let keyID, let date?, _?):
             guard let time = ISO8601.milliseconds(from: date),
-                  abs(time - clock()) <= ServerKeySignature.maxSkewMilliseconds else { return .dateOutsideWindow }
-            do { return Self.refusal(try service.check(serverKeyID: keyID), unknown: .unknownServerKey, revoked: .revokedServerKey) }
-            catch { return nil }
+                  abs(time - clock()) <= ServerKeySignature.maxSkewMilliseconds else { return .refused(.dateOutsideWindow) }
+            do { return Self.admission(try service.check(serverKeyID: keyID), unknown: .unknownServerKey, revoked: .revokedServerKey) }
+            catch { return .admitted(nil) }
         case .serverKey:
-            return .incompleteSignature
+            return .refused(.incompleteSignature)
         case .token(let token):
-            guard PresentedCredential.isPlausible(token) else { return .malformedToken }
-            do { return Self.refusal(try service.check(token: token), unknown: .unknownToken, revoked: .revokedToken) }
-            catch { return nil }
+            guard PresentedCredential.isPlausible(token) else { return .refused(.malformedToken) }
+            do {
+                return Self.admission(try service.check(token: token), unknown: .unknownToken, revoked: .revokedToken,
+                                      noting: (.token, token))
+            } catch { return .admitted(nil) }
         case .apiToken(let token):
-            guard PresentedCredential.isAPITokenShaped(token) else { return .malformedAPIToken }
-            do { return Self.refusal(try service.check(apiToken: token), unknown: .unknownAPIToken, revoked: .revokedAPIToken) }
-            catch { return nil }
+            guard PresentedCredential.isAPITokenShaped(token) else { return .refused(.malformedAPIToken) }
+            do {
+                return Self.admission(try service.check(apiToken: token), unknown: .unknownAPIToken, revoked: .revokedAPIToken,
+                                      noting: (.apiToken, token))
+            } catch { return .admitted(nil) }
         case .notBearer:
-            return .notBearer
+            return .refused(.notBearer)
         case .none:
-            return .missing
+            return .refused(.missing)
         }
     }
 
-    /// The refusal a credential check calls for: none when it is in force.
-    static func refusal(_ check: CredentialCheck, unknown: CredentialRefusal, revoked: CredentialRefusal) -> CredentialRefusal? {
+    /// The admission a credential check calls for: refused unless it is in force; a token in
+    /// force is noted (`noting`) for `caller`.
+    static func admission(_ check: CredentialCheck, unknown: CredentialRefusal, revoked: CredentialRefusal,
+                          noting presented: (PrecheckedCredential.Kind, String)? = nil) -> CredentialAdmission {
         switch check {
-        case .inForce: nil
-        case .unknown: unknown
-        case .revoked: revoked
+        case .inForce(let row): .admitted(presented.map { PrecheckedCredential(kind: $0.0, token: $0.1, row: row) })
+        case .unknown: .refused(unknown)
+        case .revoked: .refused(revoked)
         }
     }
 }

@@ -15,6 +15,25 @@ public protocol WebServicesAuthenticator: Sendable {
     /// Why the credential is refused from the head alone, before the body is read; nil lets the
     /// request through to `caller` (see CredentialPrecheck.swift; the default refuses nothing).
     func precheck(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialRefusal?
+    /// `precheck`, with the credential it found in force (the default notes none).
+    func admission(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialAdmission
+    /// `caller`, given what `admission` found from the head: a credential found in force there
+    /// is not looked up again (the default ignores it).
+    func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
+                body: [UInt8], prechecked: PrecheckedCredential?) throws(CloudError) -> Caller?
+}
+
+extension WebServicesAuthenticator {
+    /// `precheck`'s verdict, noting no credential.
+    public func admission(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialAdmission {
+        precheck(path: path, query: query, headers: headers).map(CredentialAdmission.refused) ?? .admitted(nil)
+    }
+
+    /// `caller` without the pre-check's credential.
+    public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
+                       body: [UInt8], prechecked: PrecheckedCredential?) throws(CloudError) -> Caller? {
+        try caller(method: method, path: path, query: query, headers: headers, body: body)
+    }
 }
 
 /// Credentials kept in a cloud's storage (`StorageBackedCloud+Credentials`): a bearer token
@@ -39,6 +58,11 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
 
     public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
                        body: [UInt8]) throws(CloudError) -> Caller? {
+        try caller(method: method, path: path, query: query, headers: headers, body: body, prechecked: nil)
+    }
+
+    public func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
+                       body: [UInt8], prechecked: PrecheckedCredential?) throws(CloudError) -> Caller? {
         switch PresentedCredential(headers: headers, query: query) {
         case .serverKey(let keyID, let date?, let signature?):
             guard let key = try readingStore({ () throws(CloudError) in try service.serverKey(id: keyID) }) else { return nil }
@@ -54,11 +78,13 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
             return Caller(account: key.account, standing: .credential(isAdmin: key.isAdmin))
         case .token(let token):
             guard PresentedCredential.isPlausible(token) else { return nil }
-            let row = try readingStore { () throws(CloudError) in try service.authenticate(token: token) }
+            var row = prechecked?.row(for: .token, token)
+            if row == nil { row = try readingStore { () throws(CloudError) in try service.authenticate(token: token) } }
             return row.map { Caller(account: $0.account, standing: .credential(isAdmin: $0.isAdmin)) }
         case .apiToken(let token):
             guard PresentedCredential.isAPITokenShaped(token) else { return nil }
-            let row = try readingStore { () throws(CloudError) in try service.authenticate(apiToken: token) }
+            var row = prechecked?.row(for: .apiToken, token)
+            if row == nil { row = try readingStore { () throws(CloudError) in try service.authenticate(apiToken: token) } }
             return row.flatMap { $0.container.map(Caller.anonymous(container:)) }
         case .serverKey, .notBearer, .none:
             return nil

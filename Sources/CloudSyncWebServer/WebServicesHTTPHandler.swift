@@ -21,9 +21,18 @@ public struct WebServicesHTTPHandler: HTTPHandler {
     /// Refuses a request whose credential is bad from its head alone (401, connection closed,
     /// body unread); see `CredentialPrecheck.swift`.
     public func admit(_ head: HTTPRequestHead) -> HTTPResponse? {
-        if head.path == AnonymousAccess.signInPath { return nil }
-        return authenticator.precheck(path: head.path, query: head.query.map { ($0.name, $0.value) },
-                               headers: head.headers.map { ($0.name, $0.value) }).map(handler.refusalResponse)
+        if case .refused(let response) = admission(head) { return response }
+        return nil
+    }
+
+    /// `admit`, noting the credential found in force for `handle` (looked up once per request).
+    public func admission(_ head: HTTPRequestHead) -> HTTPAdmission {
+        if head.path == AnonymousAccess.signInPath { return .admitted(note: nil) }
+        switch authenticator.admission(path: head.path, query: head.query.map { ($0.name, $0.value) },
+                                       headers: head.headers.map { ($0.name, $0.value) }) {
+        case .refused(let refusal): return .refused(handler.refusalResponse(refusal))
+        case .admitted(let credential): return .admitted(note: credential)
+        }
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -32,7 +41,7 @@ public struct WebServicesHTTPHandler: HTTPHandler {
         let caller: Caller?
         do {
             caller = try authenticator.caller(method: request.method, path: request.path, query: query, headers: headers,
-                                              body: request.body)
+                                              body: request.body, prechecked: request.admissionNote as? PrecheckedCredential)
         } catch {
             return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
                             account: nil)
