@@ -43,6 +43,11 @@ struct LibPQ: @unchecked Sendable {
     typealias SetNoticeProcessor = @convention(c) (OpaquePointer?, PQnoticeProcessor?, UnsafeMutableRawPointer?)
         -> PQnoticeProcessor?
     typealias TransactionStatus = @convention(c) (OpaquePointer?) -> PGTransactionStatusType
+    typealias SendQueryParams = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?,
+                                                UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+                                                UnsafePointer<Int32>?, Int32) -> Int32
+    typealias SendPrepare = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32,
+                                            UnsafePointer<Oid>?) -> Int32
 
     let connectParams: ConnectParams        // PQconnectdbParams
     let status: Status                      // PQstatus
@@ -74,6 +79,12 @@ struct LibPQ: @unchecked Sendable {
     let transactionStatus: TransactionStatus    // PQtransactionStatus
     let backendPID: ConnectionInt           // PQbackendPID
     let serverVersion: ConnectionInt        // PQserverVersion
+    let sendQueryParams: SendQueryParams    // PQsendQueryParams
+    let sendPrepare: SendPrepare            // PQsendPrepare
+    let enterPipelineMode: ConnectionInt    // PQenterPipelineMode (libpq 14+)
+    let exitPipelineMode: ConnectionInt     // PQexitPipelineMode
+    let pipelineSync: ConnectionInt         // PQpipelineSync
+    let flush: ConnectionInt                // PQflush
 
     /// The library, loaded and resolved on the first call; the same error on every call when it
     /// cannot be loaded.
@@ -117,12 +128,19 @@ struct LibPQ: @unchecked Sendable {
         let transactionStatus = library.function("PQtransactionStatus", as: TransactionStatus.self)
         let backendPID = library.function("PQbackendPID", as: ConnectionInt.self)
         let serverVersion = library.function("PQserverVersion", as: ConnectionInt.self)
+        let sendQueryParams = library.function("PQsendQueryParams", as: SendQueryParams.self)
+        let sendPrepare = library.function("PQsendPrepare", as: SendPrepare.self)
+        let enterPipelineMode = library.function("PQenterPipelineMode", as: ConnectionInt.self)
+        let exitPipelineMode = library.function("PQexitPipelineMode", as: ConnectionInt.self)
+        let pipelineSync = library.function("PQpipelineSync", as: ConnectionInt.self)
+        let flush = library.function("PQflush", as: ConnectionInt.self)
         try library.checkResolved()
         guard let connectParams, let status, let errorMessage, let finish, let exec, let execParams, let prepare,
               let execPrepared, let sendPrepared, let getResult, let resultStatus, let resultErrorField, let resultErrorMessage, let clear, let rowCount,
               let columnCount, let value, let length, let isNull, let columnType, let columnName, let commandTuples,
               let socket, let consumeInput, let notifies, let freeMemory, let setNoticeProcessor, let transactionStatus,
-              let backendPID, let serverVersion
+              let backendPID, let serverVersion, let sendQueryParams, let sendPrepare, let enterPipelineMode,
+              let exitPipelineMode, let pipelineSync, let flush
         else { throw .missingSymbols(soname, []) }
         return LibPQ(connectParams: connectParams, status: status, errorMessage: errorMessage, finish: finish, exec: exec,
                      execParams: execParams, prepare: prepare, execPrepared: execPrepared,
@@ -132,6 +150,8 @@ struct LibPQ: @unchecked Sendable {
                      columnType: columnType, columnName: columnName, commandTuples: commandTuples, socket: socket,
                      consumeInput: consumeInput, notifies: notifies, freeMemory: freeMemory,
                      setNoticeProcessor: setNoticeProcessor, transactionStatus: transactionStatus,
-                     backendPID: backendPID, serverVersion: serverVersion)
+                     backendPID: backendPID, serverVersion: serverVersion, sendQueryParams: sendQueryParams,
+                     sendPrepare: sendPrepare, enterPipelineMode: enterPipelineMode, exitPipelineMode: exitPipelineMode,
+                     pipelineSync: pipelineSync, flush: flush)
     }
 }

@@ -6,9 +6,9 @@ public enum PostgresIsolation: String, Sendable {
 }
 
 extension PostgresConnection {
-    /// Queues `sql` (a statement without parameters: values written in as literals) to run just
-    /// before the open transaction's COMMIT, in the same round trip; its failure fails the commit.
-    /// Outside a transaction it runs at once.
+    /// Queues `sql` (one statement without parameters: values written in as literals) to run
+    /// just before the open transaction's COMMIT, in the same round trip; its failure fails the
+    /// commit. Outside a transaction it runs at once.
     public func sendWithCommit(_ sql: String) throws(PostgresError) {
         guard inTransaction else {
             _ = try execute(sql)
@@ -38,19 +38,30 @@ extension PostgresConnection {
     /// `COMMIT`) rolls back and runs `body` again while `retry(error, attempt)` says so (attempt
     /// counts from 1; by default up to 5 attempts), so `body` must be safe to repeat. Transactions
     /// do not nest: `.invalidArgument` inside another.
+    ///
+    /// BEGIN is sent with the body's first statement, and COMMIT with the writes sent ahead and
+    /// the statements queued for it: one round trip each. `readOnly`: the body only reads, so
+    /// its COMMIT cannot fail on its own: it is sent without waiting (the server commits as it
+    /// receives it), and its answer is read with the connection's next statement.
     @discardableResult
-    public func transaction<T, E: Error>(_ isolation: PostgresIsolation = .readCommitted,
+    public func transaction<T, E: Error>(_ isolation: PostgresIsolation = .readCommitted, readOnly: Bool = false,
                                          retry: (PostgresError, Int) -> Bool = { _, attempt in attempt < 5 },
                                          _ body: (PostgresConnection) throws(E) -> T) throws -> T {
         guard !inTransaction else { throw PostgresError.invalidArgument("a transaction is already open on this connection") }
         var attempt = 1
         while true {
-            try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+            try send("BEGIN ISOLATION LEVEL \(isolation.rawValue)", prepared: false, expecting: .command)
             inTransaction = true
             commitPrelude = []
             do {
                 let value = try body(self)
-                try execute((commitPrelude + ["COMMIT"]).joined(separator: "; "))
+                for statement in commitPrelude { try send(statement, prepared: false, expecting: .command) }
+                try send("COMMIT", prepared: false, expecting: .command)
+                if readOnly && commitPrelude.isEmpty {
+                    try flushPipeline()
+                } else {
+                    try awaitSent()
+                }
                 commitPrelude = []
                 inTransaction = false
                 return value

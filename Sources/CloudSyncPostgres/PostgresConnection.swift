@@ -23,12 +23,14 @@ public final class PostgresConnection {
     /// Statements (SQL text, parameters written in) sent with the COMMIT of the open transaction,
     /// in the same round trip: writes whose answer nobody waits for (`sendWithCommit`).
     var commitPrelude: [String] = []
-    /// The rows the statement sent ahead (`sendPrepared`) must change, while its answer is unread.
-    var sentAheadRows: Int?
+    /// Statements sent in pipeline mode and not answered yet (see `PostgresConnection+Pipeline`).
+    var pending: [Pending] = []
+    /// True while the connection is in libpq's pipeline mode.
+    var inPipeline = false
     /// How many times `waitForNotification` woke from poll (for tests: it must not spin).
     var notificationWakeups = 0
-    /// How many statements this connection sent (each a round trip to the server; preparing
-    /// one counts too): what batching saves, for tests.
+    /// How many times this connection waited for the server's answers (a statement, a prepare,
+    /// or the statements of a pipeline read together): what batching saves, for tests.
     public internal(set) var roundTrips = 0
 
     /// Parses `url` and connects; see `init(_:)`.
@@ -110,7 +112,12 @@ public final class PostgresConnection {
     /// the server), then executed by name, without parsing or planning again.
     @discardableResult
     public func queryPrepared(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
-        try awaitSent()
+        if inPipeline {
+            // Goes with the statements sent before it: one round trip for all.
+            try send(sql, parameters, prepared: true, expecting: .answer)
+            guard let rows = try sync().last else { throw .unexpectedValue("a statement's answer is missing") }
+            return rows
+        }
         let name = try preparedName(sql, parameters)
         roundTrips += 1
         let result = try withParameters(parameters) { values, lengths, formats in

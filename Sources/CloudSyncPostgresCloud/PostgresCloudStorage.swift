@@ -92,7 +92,7 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
 
     func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         try guarded { connection in
-            try connection.transaction(.repeatableRead) { connection in
+            try connection.transaction(.repeatableRead, readOnly: true) { connection in
                 try body(PostgresCloudTransaction(storage: self, connection: connection, writing: false))
             }
         }
@@ -179,7 +179,7 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
     private func runInSavepoint(_ job: PostgresGroupCommit.Job, index: Int, _ connection: PostgresConnection) throws -> Int {
         let transaction = PostgresCloudTransaction(storage: self, connection: connection, writing: true)
         job.failure = nil
-        try connection.execute("SAVEPOINT cloudsync_group\(index)")
+        try connection.sendCommand("SAVEPOINT cloudsync_group\(index)")
         let mark = connection.commitPreludeMark
         do {
             try job.run(transaction)

@@ -31,7 +31,7 @@ extension PostgresCloudTransaction {
     /// `PostgresRecordBatch`).
     func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws {
         guard writing, !names.isEmpty else { return }
-        let rows = try run("""
+        let rows = try takePrefetchedRecords(names, zoneName: zone.name, dbID: dbID) ?? run("""
             SELECT \(Self.recordColumns) FROM records WHERE db_id=$1 AND zone_id=$2 AND name = ANY($3::text[])
             """, [.int64(dbID), .int64(zone.id), try .textArray(names)]).rows
         for name in names { batch.known[PostgresRecordBatch.Key(dbID: dbID, zoneID: zone.id, name: name)] = .some(nil) }

@@ -16,6 +16,8 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     let batch = PostgresRecordBatch()
     /// What locking a zone for writing learned about its shares and subscriptions.
     let zoneFacts = ZoneFacts()
+    /// A modify call's first reads, made together (`expectModify`).
+    let prefetched = Prefetched()
 
     /// Zones (database, name) that the writing zone look-up found without a share, or without
     /// a subscription concerning their changes: the share and subscription look-ups that follow
@@ -54,7 +56,7 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
         savepoints.next += 1
         let name = "cloudsync_sp\(savepoints.next)"
         try flush()
-        try connection.execute("SAVEPOINT \(name)")
+        try connection.sendCommand("SAVEPOINT \(name)")
         let mark = connection.commitPreludeMark
         do {
             let value = try body()
@@ -87,8 +89,11 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
 
     /// In a write transaction this takes the database's write lock (`FOR UPDATE`), held to commit.
     func findDatabase(container: String, scope: DatabaseScope, owner: String) throws -> DatabaseRow? {
+        if writing, let known = takePrefetchedDatabase(DatabaseWriteKey(container: container, scope: scope, owner: owner)) {
+            return known
+        }
         let sql = "SELECT db_id, seq FROM databases WHERE container=$1 AND scope=$2 AND owner=$3"
-        let row = try run(writing ? sql + " FOR UPDATE" : sql, [.text(container), .text(scope.rawValue), .text(owner)]).first
+        let row = try run(writing ? Self.lockDatabaseSQL : sql, [.text(container), .text(scope.rawValue), .text(owner)]).first
         return try row.map { DatabaseRow(id: try $0.int64(0), seq: try $0.int64(1)) }
     }
 
@@ -130,6 +135,10 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
                            [.int64(dbID), .text(name)]).first.map { try Self.zoneRow($0, name: name) }
         }
         // The lock, and whether the zone is shared or concerns a subscription (`ZoneFacts`).
+        if let known = takePrefetchedZone(name, dbID: dbID) {
+            guard let row = known else { return nil }
+            return try lockedZone(row, name: name, dbID: dbID)
+        }
         guard let row = try run("""
             SELECT z.zone_id, z.atomic, z.seq, z.floor_seq, z.record_count,
                 EXISTS(SELECT 1 FROM shares s WHERE s.db_id=$1 AND s.zone_name=$2),
@@ -137,6 +146,11 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
                        AND (s.kind='database' OR s.zone_name=$2 OR (s.kind='query' AND s.zone_name IS NULL)))
             FROM zones z WHERE z.db_id=$1 AND z.name=$2 AND z.deleted=0 FOR UPDATE OF z
             """, [.int64(dbID), .text(name)]).first else { return nil }
+        return try lockedZone(row, name: name, dbID: dbID)
+    }
+
+    /// A zone row locked for writing, with what it tells of the zone's shares and subscriptions.
+    private func lockedZone(_ row: PostgresRow, name: String, dbID: Int64) throws -> ZoneRow {
         let key = ZoneFacts.Key(dbID: dbID, zoneName: name)
         if row[5].bool == false { zoneFacts.unshared.insert(key) } else { zoneFacts.unshared.remove(key) }
         if row[6].bool == false { zoneFacts.unsubscribed.insert(key) } else { zoneFacts.unsubscribed.remove(key) }
@@ -180,20 +194,16 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
 
     /// One statement takes both counters (the rows are locked already, by `findDatabase` and
     /// `findZone`), and carries the zone's held-back record writes when they are all there is to
-    /// send (the usual end of a modify call): one round trip instead of three.
-    @discardableResult
-    func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64 {
-        if let dbSeq = try batch.flushWithCounters(zone: zone.id, dbID: dbID, seq: seq, countDelta: countDelta, connection) {
-            return dbSeq
-        }
-        guard let dbSeq = try run("""
+    /// send (the usual end of a modify call): one statement instead of three, sent ahead, so
+    /// that it goes to the server with the COMMIT (or the next statement) in one round trip.
+    func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws {
+        if try batch.sendWithCounters(zone: zone.id, dbID: dbID, seq: seq, countDelta: countDelta, connection) { return }
+        if !batch.isEmpty { try batch.flush(connection) }
+        try connection.sendPrepared("""
             WITH d AS (UPDATE databases SET seq = seq + 1 WHERE db_id=$1 RETURNING seq)
             UPDATE zones SET seq=$2, db_seq=d.seq, record_count=record_count+$3 FROM d
-            WHERE zones.db_id=$1 AND zones.zone_id=$4 RETURNING zones.db_seq
-            """, [.int64(dbID), .int64(seq), .int64(Int64(countDelta)), .int64(zone.id)]).first?[0].int64 else {
-            throw CloudError(.internalError, "zone \(zone.id) of database \(dbID) vanished")
-        }
-        return dbSeq
+            WHERE zones.db_id=$1 AND zones.zone_id=$4
+            """, [.int64(dbID), .int64(seq), .int64(Int64(countDelta)), .int64(zone.id)], expectingRows: 1)
     }
 
     func zoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [ZoneChangeRow] {

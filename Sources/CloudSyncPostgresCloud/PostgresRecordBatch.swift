@@ -98,41 +98,36 @@ final class PostgresRecordBatch {
         return Array(Dictionary(grouping: records, by: { [$0.dbID, $0.zoneID] }).values)
     }
 
-    /// One statement for rows of one zone. A queued blind insert was known absent under the
-    /// database's lock, so replacing on conflict is the same as inserting; every row must land.
+    /// One statement for rows of one zone, sent ahead: its answer comes with the next statement
+    /// (every statement that follows sees the rows). A queued blind insert was known absent under
+    /// the database's lock, so replacing on conflict is the same as inserting; every row must
+    /// land, or the next statement fails.
     private func insertRecords(_ group: [PendingRecord], _ connection: PostgresConnection) throws {
-        let result = try connection.queryPrepared(Self.insertSQL(group), try Self.insertParameters(group))
-        try landed(group.count, result.affectedRows)
+        try connection.sendPrepared(Self.insertSQL(group), try Self.insertParameters(group), expectingRows: group.count)
+        writtenRows += group.count
     }
 
     /// Sends the queued record writes together with the counters of a modify call (see
     /// `PostgresCloudTransaction.advanceZoneAndDatabase`) when they are all of that zone and
-    /// no edges wait; returns the database sequence taken, or nil (nothing sent) otherwise.
-    func flushWithCounters(zone zoneID: Int64, dbID: Int64, seq: Int64, countDelta: Int,
-                           _ connection: PostgresConnection) throws -> Int64? {
+    /// there are no references to write, without waiting for the answer: the zone's row is
+    /// changed only when every record row landed, so a missing row fails the commit ("changed
+    /// 0 rows instead of 1"). False (nothing sent) otherwise.
+    func sendWithCounters(zone zoneID: Int64, dbID: Int64, seq: Int64, countDelta: Int,
+                          _ connection: PostgresConnection) throws -> Bool {
         guard !pending.isEmpty, pendingReferences.isEmpty,
-              pending.allSatisfy({ $0.dbID == dbID && $0.zoneID == zoneID }) else { return nil }
+              pending.allSatisfy({ $0.dbID == dbID && $0.zoneID == zoneID }) else { return false }
         let group = pending
         pending.removeAll()
         pendingNames.removeAll()
-        let row = try connection.queryPrepared("""
+        try connection.sendPrepared("""
             WITH w AS (\(Self.insertSQL(group)) RETURNING 1),
             d AS (UPDATE databases SET seq = seq + 1 WHERE db_id=$1 RETURNING seq)
             UPDATE zones SET seq=$15, db_seq=d.seq, record_count=record_count+$16 FROM d
-            WHERE zones.db_id=$1 AND zones.zone_id=$2 RETURNING zones.db_seq, (SELECT count(*) FROM w)
-            """, try Self.insertParameters(group) + [.int64(seq), .int64(Int64(countDelta))]).first
-        guard let row, let dbSeq = row[0].int64 else {
-            throw CloudError(.internalError, "zone \(zoneID) of database \(dbID) vanished")
-        }
-        try landed(group.count, Int(row[1].int64 ?? -1))
-        return dbSeq
-    }
-
-    private func landed(_ count: Int, _ affected: Int) throws {
-        writtenRows += count
-        guard affected == count else {
-            throw CloudError(.internalError, "a batch of \(count) record writes changed \(affected) rows")
-        }
+            WHERE zones.db_id=$1 AND zones.zone_id=$2 AND (SELECT count(*) FROM w) = $17
+            """, try Self.insertParameters(group) + [.int64(seq), .int64(Int64(countDelta)), .int64(Int64(group.count))],
+            expectingRows: 1)
+        writtenRows += group.count
+        return true
     }
 
     /// The batch insert of `group`: $1 db_id, $2 zone_id, $3… one array per column. When every

@@ -84,10 +84,10 @@ public protocol CloudStorageTransaction {
     /// Stores a zone's new counter after a modify call: `seq`, changed at `dbSeq`, with
     /// `countDelta` more live records.
     func advanceZone(_ zone: ZoneRow, dbID: Int64, seq: Int64, dbSeq: Int64, countDelta: Int) throws
-    /// `nextDatabaseSeq` then `advanceZone` at that sequence, which it returns; a storage whose
-    /// statements are round trips may take both counters in one.
-    @discardableResult
-    func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64
+    /// `nextDatabaseSeq` then `advanceZone` at that sequence; a storage whose statements are
+    /// round trips may take both counters in one, and send it without waiting for its answer
+    /// (a failure then fails the transaction's commit).
+    func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws
     /// Zones (live or dead, `_defaultZone` excepted) changed after database sequence `since`,
     /// in sequence order, at most `limit`.
     func zoneChanges(dbID: Int64, since: Int64, limit: Int) throws -> [ZoneChangeRow]
@@ -99,6 +99,13 @@ public protocol CloudStorageTransaction {
     /// may read them in one go and send their writes as one batch. A hint: a storage that
     /// ignores it (the default, SQLite's) stays correct.
     func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws
+    /// Announces, before anything else, what a modify call on one zone is about to read in this
+    /// write transaction: the database's row (to lock), the zone's row (to lock) and the named
+    /// records (as `prepareRecords` will name them), so that a storage whose every statement is
+    /// a network round trip may read all three in one. The `findDatabase`, `findZone` and
+    /// `prepareRecords` that follow then answer from what it read. A hint: a storage that
+    /// ignores it (the default, SQLite's) stays correct.
+    func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws
     /// A record row (live or tombstone) of a zone.
     func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord?
     /// Writes a record row. `ifAbsent`: only when no row of that name (live or tombstone)
@@ -278,11 +285,12 @@ extension CloudStorageTransaction {
     /// Does nothing: loads and writes go to the store one by one.
     public func prepareRecords(_ names: [String], zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws {}
 
+    /// Does nothing: the rows are read when asked for.
+    public func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws {}
+
     /// Two statements: `nextDatabaseSeq`, then `advanceZone`.
-    @discardableResult
-    public func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws -> Int64 {
+    public func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws {
         let dbSeq = try nextDatabaseSeq(dbID)
         try advanceZone(zone, dbID: dbID, seq: seq, dbSeq: dbSeq, countDelta: countDelta)
-        return dbSeq
     }
 }

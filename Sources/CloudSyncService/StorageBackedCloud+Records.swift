@@ -46,6 +46,9 @@ extension StorageBackedCloud {
         return try write(database: databaseKey(request)) { tx in
             if let sharedCaller {
                 for zoneName in sharedZones.sorted() { try requireSharedWrite(sharedCaller, zoneName: zoneName, tx) }
+            } else if zoneOrder.count == 1, let zoneName = zoneOrder.first {
+                let names = (savesByZone[zoneName] ?? []).map(\.recordID.recordName) + (deletesByZone[zoneName] ?? []).map(\.recordName)
+                try tx.expectModify(databaseKey(request), zone: zoneName, records: names)
             }
             let db = try ensureDatabase(request, tx)
             var result = ModifyResult()

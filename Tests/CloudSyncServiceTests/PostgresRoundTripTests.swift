@@ -5,8 +5,9 @@ import CloudSyncPostgresCloud
 import TestSupport
 import Testing
 
-/// PostgreSQL: a modify call's records go to the server as one batch, not one statement each
-/// (counted in statements sent, not timed).
+/// PostgreSQL: a modify call's records go to the server as one batch, not one statement each,
+/// and the statements whose answers nothing waits for go together (counted in round trips, not
+/// timed).
 @Suite("PostgreSQL round trips")
 struct PostgresRoundTripTests {
     @Test func aCallOf400CreationsCostsAFewStatements() throws {
@@ -21,12 +22,39 @@ struct PostgresRoundTripTests {
         let start = cloud.roundTrips
         #expect(try f.save(creations, r).count == 400)
         let creating = cloud.roundTrips - start
-        // BEGIN, the database and zone rows locked (which also tells that the zone has no share
-        // and no subscription to notify), the rows read ahead, three batches of 128 rows sent
-        // ahead (the server writes them while the next ones are prepared), the last rows
-        // written with both counters taken, COMMIT: no savepoint in a non-atomic zone.
-        #expect(creating == 9, "400 creations took \(creating) statements")
+        // Round trips (waits for the server): BEGIN with the database row locked, the zone row
+        // locked (which also tells that the zone has no share and no subscription to notify)
+        // and the rows read ahead, all in one; then three batches of 128 rows sent ahead (the
+        // server writes them while the next ones are prepared), the last rows with both
+        // counters taken, and COMMIT, whose answers are read together. No savepoint in a
+        // non-atomic zone.
+        #expect(creating == 2, "400 creations took \(creating) round trips")
         #expect(try f.allChanges("Z", since: nil, r).changed.count == 530)
+    }
+
+    /// What a client saving one record at a time costs (issue 28's figure 1): BEGIN with the
+    /// database, zone and record read, then the row with both counters and COMMIT. With a quota
+    /// the ledger's total is read before COMMIT: one round trip more. A read of one statement
+    /// (the account's usage) is one round trip; its COMMIT goes with the connection's next
+    /// statement.
+    @Test func aLoneSaveIsTwoRoundTripsAndAReadOne() throws {
+        let f = try CloudBackend.postgres.make()
+        let cloud = try #require(f.cloud as? PostgresCloud)
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z", atomic: false)], in: r)
+        try f.save([f.record("warm", zone: "Z", r, fields: ["i": .int64(0)])], r)
+        var start = cloud.roundTrips
+        try f.save([f.record("one", zone: "Z", r, fields: ["i": .int64(1)])], r)
+        #expect(cloud.roundTrips - start == 2)
+        start = cloud.roundTrips
+        #expect(try cloud.usage(in: r) > 0)
+        #expect(cloud.roundTrips - start == 1)
+        (f.cloud as? StorageBackedCloud)?.setQuota(bytes: 1 << 30)
+        try f.save([f.record("two", zone: "Z", r, fields: ["i": .int64(2)])], r)
+        start = cloud.roundTrips
+        try f.save([f.record("three", zone: "Z", r, fields: ["i": .int64(3)])], r)
+        #expect(cloud.roundTrips - start == 3)
+        #expect(try f.allChanges("Z", since: nil, r).changed.count == 4)
     }
 
     /// The same for updates (each row replaced). Fewer than 1,000 rows are written in all, so
@@ -48,15 +76,15 @@ struct PostgresRoundTripTests {
         let start = cloud.roundTrips
         #expect(try f.save(updates, r).count == 400)
         let updating = cloud.roundTrips - start
-        #expect(updating == 9, "400 updates took \(updating) statements")
+        #expect(updating == 2, "400 updates took \(updating) round trips")
         let changes = try f.allChanges("Z", since: nil, r)
         #expect(changes.changed.filter { $0.fields["i"] == .int64(-1) }.count == 400)
         #expect(changes.changed.count == 400)
     }
 
-    /// An atomic zone's call keeps its savepoint (one statement more: it ends with the
-    /// transaction, no RELEASE), so one failing record
-    /// still undoes the others (`BatchedModifyConformanceTests`).
+    /// An atomic zone's call keeps its savepoint (one statement more, sent with the rows read
+    /// ahead, so no round trip more; it ends with the transaction, no RELEASE), so one failing
+    /// record still undoes the others (`BatchedModifyConformanceTests`).
     @Test func anAtomicZoneAddsOnlyItsSavepoint() throws {
         let f = try CloudBackend.postgres.make()
         let cloud = try #require(f.cloud as? PostgresCloud)
@@ -66,7 +94,7 @@ struct PostgresRoundTripTests {
         let start = cloud.roundTrips
         #expect(try f.save((0..<400).map { f.record("c\($0)", zone: "A", r, fields: ["i": .int64(Int64($0))]) }, r).count == 400)
         let statements = cloud.roundTrips - start
-        #expect(statements == 10, "400 creations in an atomic zone took \(statements) statements")
+        #expect(statements == 2, "400 creations in an atomic zone took \(statements) round trips")
         #expect(try f.allChanges("A", since: nil, r).changed.count == 530)
     }
 
@@ -89,6 +117,29 @@ struct PostgresRoundTripTests {
             """).rows.compactMap { $0[0].text }.joined(separator: "\n")
         #expect(plan.contains("records_pkey"), "\(plan)")
         #expect(!plan.contains("Filter"), "\(plan)")
+    }
+
+    /// The same when the records come one per call (32 clients saving one record at a time):
+    /// the statistics are checked every 1,000 rows whatever the size of the call, so a zone
+    /// filled one record at a time is not read whole at every look-up by name.
+    @Test func oneRecordSavesLeaveTheTableAnalysedToo() throws {
+        let f = try CloudBackend.postgres.make()
+        let r = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z")], in: r)
+        for n in 0..<1_100 {
+            try f.save([f.record("c\(n)", zone: "Z", r, fields: ["i": .int64(Int64(n))])], r)
+        }
+        let url = try PostgresURL(f.location)
+        let connection = try PostgresConnection(url)
+        try connection.execute("SET search_path TO \"\(try #require(url.schema))\"")
+        let analysed = try #require(try connection.execute("""
+            SELECT analyze_count + autoanalyze_count FROM pg_stat_user_tables WHERE relid = 'records'::regclass
+            """).first).int64(0)
+        #expect(analysed >= 1)
+        let plan = try connection.execute("""
+            EXPLAIN SELECT name FROM records WHERE db_id = 1 AND zone_id = 2 AND name = ANY('{c1,c9}'::text[])
+            """).rows.compactMap { $0[0].text }.joined(separator: "\n")
+        #expect(plan.contains("records_pkey"), "\(plan)")
     }
 
     /// A fill of 20k records is analysed as it grows by a factor (about 1k, 4k and 16k rows),

@@ -1,0 +1,78 @@
+import CloudSyncService
+import CloudSyncCore
+import CloudSyncPostgres
+
+/// A modify call's first reads in one round trip (`expectModify`): the database row locked, the
+/// zone row locked and the named records, sent together (with the transaction's BEGIN); the
+/// `findDatabase`, `findZone` and `prepareRecords` of the call then answer from them.
+extension PostgresCloudTransaction {
+    /// What `expectModify` read, each part taken by the look-up it answers (once).
+    final class Prefetched {
+        var database: (key: DatabaseWriteKey, row: DatabaseRow?)?
+        var zone: (dbID: Int64, name: String, row: PostgresRow?)?
+        var records: (dbID: Int64, zoneName: String, names: [String], rows: [PostgresRow])?
+    }
+
+    func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws {
+        guard writing, !records.isEmpty else { return }
+        if !batch.isEmpty { try batch.flush(connection) }
+        let key: [PostgresValue] = [.text(database.container), .text(database.scope.rawValue), .text(database.owner)]
+        let answers = try connection.queryPreparedTogether([
+            (Self.lockDatabaseSQL, key),
+            (Self.lockZoneByNameSQL, key + [.text(zone)]),
+            (Self.recordsByZoneNameSQL, key + [.text(zone), try .textArray(records)]),
+        ])
+        guard let db = try answers[0].first.map({ DatabaseRow(id: try $0.int64(0), seq: try $0.int64(1)) }) else {
+            // A database made by this call: the zone and records are looked up after it.
+            prefetched.database = (database, nil)
+            return
+        }
+        prefetched.database = (database, db)
+        prefetched.zone = (db.id, zone, answers[1].first)
+        if answers[1].first != nil { prefetched.records = (db.id, zone, records, answers[2].rows) }
+    }
+
+    /// The database row `expectModify` read for this key, if it was read and not taken yet.
+    func takePrefetchedDatabase(_ key: DatabaseWriteKey) -> DatabaseRow?? {
+        guard let database = prefetched.database, database.key == key else { return nil }
+        prefetched.database = nil
+        return .some(database.row)
+    }
+
+    /// The zone row (or its absence) `expectModify` read, if it was read and not taken yet.
+    func takePrefetchedZone(_ name: String, dbID: Int64) -> PostgresRow?? {
+        guard let zone = prefetched.zone, zone.dbID == dbID, zone.name == name else { return nil }
+        prefetched.zone = nil
+        return .some(zone.row)
+    }
+
+    /// The record rows `expectModify` read for exactly these names, if not taken yet.
+    func takePrefetchedRecords(_ names: [String], zoneName: String, dbID: Int64) -> [PostgresRow]? {
+        guard let records = prefetched.records, records.dbID == dbID, records.zoneName == zoneName,
+              records.names == names else { return nil }
+        prefetched.records = nil
+        return records.rows
+    }
+
+    static let lockDatabaseSQL = "SELECT db_id, seq FROM databases WHERE container=$1 AND scope=$2 AND owner=$3 FOR UPDATE"
+
+    /// `findZone`'s writing look-up, the database found by its key ($1–$3), the zone by name ($4).
+    static let lockZoneByNameSQL = """
+        SELECT z.zone_id, z.atomic, z.seq, z.floor_seq, z.record_count,
+            EXISTS(SELECT 1 FROM shares s WHERE s.db_id=z.db_id AND s.zone_name=$4),
+            EXISTS(SELECT 1 FROM subscriptions s WHERE s.db_id=z.db_id
+                   AND (s.kind='database' OR s.zone_name=$4 OR (s.kind='query' AND s.zone_name IS NULL)))
+        FROM zones z
+        WHERE z.db_id=(SELECT db_id FROM databases WHERE container=$1 AND scope=$2 AND owner=$3)
+            AND z.name=$4 AND z.deleted=0 FOR UPDATE OF z
+        """
+
+    /// `prepareRecords`'s look-up, the database and the live zone found by key and name.
+    static let recordsByZoneNameSQL = """
+        SELECT \(recordColumns) FROM records
+        WHERE db_id=(SELECT db_id FROM databases WHERE container=$1 AND scope=$2 AND owner=$3)
+            AND zone_id=(SELECT zone_id FROM zones WHERE db_id=(SELECT db_id FROM databases
+                         WHERE container=$1 AND scope=$2 AND owner=$3) AND name=$4 AND deleted=0)
+            AND name = ANY($5::text[])
+        """
+}
