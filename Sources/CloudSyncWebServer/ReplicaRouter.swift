@@ -42,11 +42,14 @@ public final class ReplicaRouter: Sendable {
     let counts = Mutex(Figures())
 
     /// Opens every replica now: one that cannot be opened is logged (one line) and tried again
-    /// later, the primary answering meanwhile.
+    /// later, the primary answering meanwhile. One that cannot be opened because it has not
+    /// replayed the primary's tables yet (its replay position is below the primary's position now,
+    /// after the primary made them) is not logged: it is behind, and tried again shortly.
     public init(primaryPosition: @escaping @Sendable () throws(CloudError) -> UInt64, replicas: [ReadReplica],
                 log: @escaping @Sendable (String) -> Void) {
         self.primaryPosition = primaryPosition
-        slots = replicas.map { ReplicaSlot($0, log: log) }
+        let tablesAt = (try? primaryPosition()) ?? 0
+        slots = replicas.map { ReplicaSlot($0, tablesAt: tablesAt, log: log) }
         for slot in slots { slot.connect() }
     }
 

@@ -6,6 +6,13 @@ import Synchronization
 /// (a replica's replay only moves forward, so a call needing no more than that needs no look), and
 /// after a failure the time before which it is not tried again: 0.25 s, doubling per failure in a
 /// row up to 30 s, so a replica that is down is asked about a few times a minute, not per call.
+///
+/// A replica whose cloud cannot be opened because it has not replayed the primary's tables yet
+/// (it was copied before the first node made them, or a schema upgrade is still on its way) is
+/// *behind*, not failing: it answers, and its replay position (`ReadReplica.probe`) is below
+/// `tablesAt`, the primary's position when the router started, after the tables were made. That
+/// is no warning; the primary answers the reads, and each read asks the replica's position
+/// again (one round trip), until it has replayed that far and its cloud is opened.
 final class ReplicaSlot: Sendable {
     struct State {
         var service: (any CloudService)?
@@ -14,6 +21,8 @@ final class ReplicaSlot: Sendable {
         var backoff: Duration = ReplicaSlot.firstBackoff
         var opening = false
         var down = false
+        /// The last open failed because the replica has not replayed the tables yet.
+        var lacksTables = false
     }
 
     static let firstBackoff: Duration = .milliseconds(250)
@@ -22,13 +31,18 @@ final class ReplicaSlot: Sendable {
     let replica: ReadReplica
     let state = Mutex(State())
     let log: @Sendable (String) -> Void
+    /// The primary's WAL position after its tables were made (0: unknown, and every open that
+    /// fails is a failure).
+    let tablesAt: UInt64
 
-    init(_ replica: ReadReplica, log: @escaping @Sendable (String) -> Void) {
+    init(_ replica: ReadReplica, tablesAt: UInt64, log: @escaping @Sendable (String) -> Void) {
         self.replica = replica
+        self.tablesAt = tablesAt
         self.log = log
     }
 
-    /// Opens the replica now; false (after one log line) when it cannot be.
+    /// Opens the replica now; false when it cannot be: after one log line when it fails, quietly
+    /// when it has not replayed the primary's tables yet.
     @discardableResult
     func connect() -> Bool {
         do {
@@ -36,31 +50,69 @@ final class ReplicaSlot: Sendable {
             state.withLock { state in
                 state.service = service
                 state.opening = false
+                state.lacksTables = false
             }
             return true
         } catch {
-            failed(error, opening: true)
+            if lacksTables(after: error) {
+                state.withLock { state in
+                    state.opening = false
+                    state.lacksTables = true
+                }
+            } else {
+                state.withLock { $0.lacksTables = false }
+                failed(error, opening: true)
+            }
             return false
+        }
+    }
+
+    /// Whether an open that failed with `error` failed because the replica has not replayed as
+    /// far as the primary's tables: the replica answers (it was reached and let in) and its
+    /// replay position is below `tablesAt`.
+    func lacksTables(after error: CloudError) -> Bool {
+        switch error.code {
+        case .serviceUnavailable, .networkUnavailable, .networkFailure, .notAuthenticated, .permissionFailure, .invalidArguments:
+            return false
+        default:
+            guard tablesAt > 0, let replayed = try? replica.probe() else { return false }
+            return replayed < tablesAt
         }
     }
 
     /// The replica's cloud when it has replayed at least `position`; nil when it is behind, down
     /// or waiting out a failure. May cost one round trip (the replay position) or an open.
     func lease(atLeast position: UInt64) -> (any CloudService)? {
-        enum Step { case skip, open, use(any CloudService, fresh: Bool) }
+        enum Step { case skip, open, probe, use(any CloudService, fresh: Bool) }
         let now = ContinuousClock.now
         let step: Step = state.withLock { state in
             if let retryAt = state.retryAt, now < retryAt { return .skip }
             guard let service = state.service else {
                 if state.opening { return .skip }
                 state.opening = true
-                return .open
+                return state.lacksTables ? .probe : .open
             }
             return .use(service, fresh: state.replayed >= position)
         }
         switch step {
         case .skip:
             return nil
+        case .probe:
+            // Without its tables yet: opened once it has replayed them.
+            let replayed: UInt64
+            do {
+                replayed = try replica.probe()
+            } catch {
+                state.withLock { $0.lacksTables = false }
+                failed(error, opening: true)
+                return nil
+            }
+            guard replayed >= tablesAt else {
+                state.withLock { $0.opening = false }
+                return nil
+            }
+            guard connect() else { return nil }
+            return lease(atLeast: position)
         case .open:
             guard connect() else { return nil }
             return lease(atLeast: position)

@@ -42,6 +42,14 @@ final class ClusterFixture: @unchecked Sendable {
         }
         self.settings = settings
         #expect(started.stdout.trimmingCharacters(in: " \n") == balancerURL, "start prints the balancer URL: \(started.stdout)")
+        // Every node reads from the replica, which it met before it had replayed the tables:
+        // that is no warning (the replica is behind, not failing).
+        for n in 1...nodes {
+            let command = BackgroundProcess.read(directory + "/node-\(n)/command")
+            #expect(command.contains("--read-replica"), "node \(n) is given the replica: \(command)")
+            let errors = BackgroundProcess.read(directory + "/node-\(n)/serve.err")
+            #expect(!errors.contains("warning:"), "node \(n) started without a warning: \(errors)")
+        }
     }
 
     deinit { stop() }

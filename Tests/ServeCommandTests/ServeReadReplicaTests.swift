@@ -10,7 +10,8 @@ import Glibc
 /// (`CLOUDSYNC_TEST_POSTGRES_REPLICA_URL`; missing, these tests fail): read-only calls carrying
 /// an `X-CloudSync-Position` go to the replica only when it has replayed that far; a lagging
 /// (replay paused), unreachable or killed replica leaves them to the primary, never a stale read.
-@Suite("cloudsync serve --read-replica (end to end, real streaming replica)")
+/// One after another: two tests pause the one replica's replay.
+@Suite("cloudsync serve --read-replica (end to end, real streaming replica)", .serialized)
 struct ServeReadReplicaTests {
     /// The replica URL naming the same `?schema=` as `primary`.
     static func replicaURL(of primary: String) throws -> String {
@@ -176,6 +177,48 @@ struct ServeReadReplicaTests {
 
         #expect(fixture.stop() == 0)
         #expect(fixture.log.contains("read replicas served"), "\(fixture.log)")
+    }
+
+    /// A serve started while the replica has not replayed the tables the primary just made (its
+    /// replay paused before the serve made them, as a replica copied before the first node
+    /// started is): no warning, reads go to the primary (counted behind), and once the replica
+    /// has replayed the tables it serves the reads.
+    @Test func aReplicaWithoutTheTablesYetIsBehindNotAFailureAndServesOnceItHasThem() throws {
+        let cloud = try ServeStatelessNodesTests.freshPostgresCloud()
+        let replicaURL = try Self.replicaURL(of: cloud)
+        let replica = try Self.replica(replicaURL)
+        _ = try replica.execute("SELECT pg_wal_replay_pause()")
+        defer { _ = try? replica.execute("SELECT pg_wal_replay_resume()") }
+        let fixture = try ServeFixture(serveArguments: ["--read-replica", replicaURL], cloud: cloud)
+        let admin = trimmed(fixture.server.run(["token", "create", "--account", "root", "--admin", "--cloud", cloud]).stdout)
+        let (_, client) = fixture.client("early")
+        #expect(client.run(["zone", "create", "Notes"], device: "a").status == 0)
+        #expect(client.run(["record", "save", "Note", "r1", "--zone", "Notes", "--field", "title=one"], device: "a").status == 0)
+        let seen = try #require(Self.call(fixture, "zones/list", body: "{}", position: nil).position)
+        #expect(try Self.replayed(replica) < Self.offset(seen), "the replica was to be paused before the tables were made")
+
+        let early = Self.call(fixture, "records/query", body: Self.query, position: seen)
+        #expect(early.status == 200 && early.body.contains("\"r1\""), "\(early)")
+        #expect(Self.metric(fixture, admin: admin, Self.behind) >= 1)
+        #expect(Self.metric(fixture, admin: admin, Self.failed) == 0)
+        #expect(Self.metric(fixture, admin: admin, Self.servedByReplica) == 0)
+
+        _ = try replica.execute("SELECT pg_wal_replay_resume()")
+        #expect(try Self.waitForReplay(replica, to: Self.offset(seen)))
+        // The open is tried again every 0.25 s: within a few reads the replica serves.
+        let deadline = BackgroundProcess.now() + 20
+        var served = false
+        while !served && BackgroundProcess.now() < deadline {
+            let read = Self.call(fixture, "records/query", body: Self.query, position: seen)
+            #expect(read.status == 200 && read.body.contains("\"r1\""), "\(read)")
+            served = Self.metric(fixture, admin: admin, Self.servedByReplica) > 0
+            if !served { usleep(100_000) }
+        }
+        #expect(served, "the replica serves once it has the tables")
+        #expect(Self.metric(fixture, admin: admin, Self.failed) == 0)
+        #expect(fixture.stop() == 0)
+        let errors = BackgroundProcess.read(fixture.serverHome.file("err"))
+        #expect(!errors.contains("warning:"), "no warning for a replica that has not replayed the tables yet: \(errors)")
     }
 
     @Test func anUnreachableReplicaAtStartIsAWarningAndAMalformedOneAUsageError() throws {

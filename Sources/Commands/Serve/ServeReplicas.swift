@@ -34,7 +34,8 @@ enum ServeReplicas {
                 replayed: { service throws(CloudError) -> UInt64 in
                     guard let replica = service as? PostgresCloud else { throw CloudError(.internalError, "a replica that is not PostgreSQL") }
                     return try replica.replayPosition()
-                }))
+                },
+                probe: { [probe = ReplicaReplayProbe(url)] () throws(CloudError) -> UInt64 in try probe.replayed() }))
         }
         return ReplicaRouter(primaryPosition: { () throws(CloudError) -> UInt64 in try primary.writePosition() },
                              replicas: replicas, log: warn)
