@@ -45,38 +45,56 @@ final class ReplicaSlot: Sendable {
     /// when it has not replayed the primary's tables yet.
     @discardableResult
     func connect() -> Bool {
-        do {
-            let service = try replica.open()
-            state.withLock { state in
-                state.service = service
-                state.opening = false
-                state.lacksTables = false
-            }
-            return true
-        } catch {
-            if lacksTables(after: error) {
+        var tries = 0
+        while true {
+            tries += 1
+            do {
+                let service = try replica.open()
                 state.withLock { state in
+                    state.service = service
                     state.opening = false
-                    state.lacksTables = true
+                    state.lacksTables = false
                 }
-            } else {
-                state.withLock { $0.lacksTables = false }
-                failed(error, opening: true)
+                return true
+            } catch {
+                switch standing(after: error) {
+                case .lacksTables:
+                    state.withLock { state in
+                        state.opening = false
+                        state.lacksTables = true
+                    }
+                    return false
+                case .replayedTables where tries == 1:
+                    // It may have replayed them between the open and the look: once more.
+                    continue
+                case .replayedTables, .failing:
+                    state.withLock { $0.lacksTables = false }
+                    failed(error, opening: true)
+                    return false
+                }
             }
-            return false
         }
     }
 
-    /// Whether an open that failed with `error` failed because the replica has not replayed as
-    /// far as the primary's tables: the replica answers (it was reached and let in) and its
-    /// replay position is below `tablesAt`.
-    func lacksTables(after error: CloudError) -> Bool {
+    /// Where a replica whose open failed stands.
+    enum Standing {
+        /// It answers, and has not replayed as far as the primary's tables: behind.
+        case lacksTables
+        /// It answers, and has replayed that far.
+        case replayedTables
+        /// It cannot be reached or let in, or does not say how far it has replayed.
+        case failing
+    }
+
+    /// Where the replica stands after an open that failed with `error`: an unreachable or refused
+    /// one fails; otherwise its replay position (one round trip) against `tablesAt`.
+    func standing(after error: CloudError) -> Standing {
         switch error.code {
         case .serviceUnavailable, .networkUnavailable, .networkFailure, .notAuthenticated, .permissionFailure, .invalidArguments:
-            return false
+            return .failing
         default:
-            guard tablesAt > 0, let replayed = try? replica.probe() else { return false }
-            return replayed < tablesAt
+            guard tablesAt > 0, let replayed = try? replica.probe() else { return .failing }
+            return replayed < tablesAt ? .lacksTables : .replayedTables
         }
     }
 
