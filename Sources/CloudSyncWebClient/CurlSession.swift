@@ -86,6 +86,8 @@ public final class CurlSession: Sendable {
         if let caFile { _ = caFile.withCString { curl.setPointer(easy, CURLOPT_CAINFO, $0) } }
         let sink = ReplySink(limit: maxReplyBytes)
         let context = Unmanaged.passUnretained(sink).toOpaque()
+        let source = RequestBodySource()
+        defer { withExtendedLifetime(source) {} }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in headers + [("Expect", "")] {
             list = curl.slistAppend(list, "\(name): \(value)")
@@ -107,9 +109,13 @@ public final class CurlSession: Sendable {
                     if method == "GET" {
                         _ = curl.setLong(easy, CURLOPT_HTTPGET, 1)
                     } else {
+                        // The body is read once (`RequestBodySource`): libcurl cannot send it again on
+                        // its own after a kept-alive connection closed with no reply.
                         _ = curl.setLong(easy, CURLOPT_POST, 1)
-                        _ = curl.setPointer(easy, CURLOPT_POSTFIELDS, bodyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1))
                         _ = curl.setOffset(easy, CURLOPT_POSTFIELDSIZE_LARGE, Int64(bodyBytes.count))
+                        _ = curl.setCallback(easy, CURLOPT_READFUNCTION, RequestBodySource.readCallback)
+                        _ = curl.setPointer(easy, CURLOPT_READDATA, Unmanaged.passUnretained(source).toOpaque())
+                        source.bytes = bodyBytes
                         if method != "POST" { _ = curl.setPointer(easy, CURLOPT_CUSTOMREQUEST, methodText) }
                     }
                     _ = curl.setPointer(easy, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
@@ -131,6 +137,10 @@ public final class CurlSession: Sendable {
             var headerBytes = 0
             _ = curl.getLong(easy, CURLINFO_HEADER_SIZE, &headerBytes)
             switch code {
+            case CURLE_SEND_FAIL_REWIND:
+                // The kept-alive connection closed with no reply after the whole request went out
+                // on it; libcurl wanted to send it again on a new one (`RequestBodySource`).
+                return .failure(.closedBeforeReply(message, requestSent: true))
             case CURLE_COULDNT_CONNECT:
                 return .failure(.refused(message))
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_OPERATION_TIMEDOUT:

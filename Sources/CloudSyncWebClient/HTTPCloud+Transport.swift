@@ -33,16 +33,24 @@ extension HTTPCloud {
             switch try sendOnce(endpoint, container: container, environment: environment, scope: scope, account: account,
                                 device: device, body: body, method: method, query: query, contentType: contentType,
                                 extraTimeout: extraTimeout, on: connection, sharedOwner: sharedOwner) {
-            case .success(let reply):
+            case .reply(let reply):
                 let outcome = TransportRetryPolicy.outcome(of: reply)
                 let safe = outcome == .notDelivered || (outcome == .maybeApplied && endpoint.isSafeToRepeat)
                 if outcome == .final || !safe || attempt + 1 >= policy.maxAttempts {
                     guard reply.status == 200 else { throw Self.error(of: reply) }
                     return reply
                 }
-            case .failure(let refused):
+            case .refused(let refused):
                 refusedTries += 1
                 guard refusedTries < policy.refusedAttempts, attempt + 1 < policy.maxAttempts else { throw refused }
+                TransportRetryPolicy.sleep(policy.delay(attempt: attempt))
+                attempt += 1
+                continue
+            case .lost(let lost):
+                // Sent in full, then the connection closed with no reply: like a balancer's 502,
+                // the node may have acted on it (only endpoints safe to repeat come here).
+                repeated = true
+                guard attempt + 1 < policy.maxAttempts else { throw lost }
                 TransportRetryPolicy.sleep(policy.delay(attempt: attempt))
                 attempt += 1
                 continue
@@ -55,12 +63,23 @@ extension HTTPCloud {
         }
     }
 
-    /// One try of `send`: the reply whatever its status, or (as a failure) a refused connection,
-    /// which `exchange` tries again; other failures are thrown.
+    /// What one try of `send` came to, short of a thrown failure.
+    enum Try {
+        /// A reply, whatever its status.
+        case reply(HTTPReply)
+        /// A refused connection: nothing was sent.
+        case refused(CloudError)
+        /// The request went out in full and the connection closed with no reply, for an endpoint
+        /// that is safe to repeat but not idempotent (a save, a poll): the node may have acted.
+        case lost(CloudError)
+    }
+
+    /// One try of `send`: a reply, a refused connection or a lost one (which `exchange` tries
+    /// again); other failures are thrown.
     func sendOnce(_ endpoint: WebServicesEndpoint, container: String, environment: CloudEnvironment?, scope: DatabaseScope,
                   account: String, device: String?, body: [UInt8], method: String, query: String, contentType: String,
                   extraTimeout: Double, on connection: CurlSession?,
-                  sharedOwner: String?) throws(CloudError) -> Result<HTTPReply, CloudError> {
+                  sharedOwner: String?) throws(CloudError) -> Try {
         let pathEnvironment = environment.flatMap { WebServicesEnvironment(rawValue: $0.rawValue) } ?? configuration.environment
         let path = WebServicesPath(container: container, environment: pathEnvironment, scope: scope, endpoint: endpoint)
         var headers: [(String, String)] = [("Content-Type", contentType)]
@@ -79,15 +98,17 @@ extension HTTPCloud {
             if let text = reply.header(WebServicesHeader.position), let replied = ReadPosition(text: text) {
                 Self.positions.withLock { $0[configuration.baseURL] = max($0[configuration.baseURL] ?? 0, replied.offset) }
             }
-            return .success(reply)
+            return .reply(reply)
         } catch {
             let shown = CloudLocator.maskingPassword(configuration.baseURL)
             switch error {
-            case .refused(let why): return .failure(CloudError(.networkUnavailable, "cannot reach the cloud at \(shown): \(why)"))
+            case .refused(let why): return .refused(CloudError(.networkUnavailable, "cannot reach the cloud at \(shown): \(why)"))
             case .unreachable(let why): throw CloudError(.networkUnavailable, "cannot reach the cloud at \(shown): \(why)")
             case .library: throw CloudError(.networkUnavailable, error.description)
             case .failed, .replyTooLarge: throw CloudError(.networkFailure, error.description)
             case .closedBeforeReply(_, let sent):
+                // A save or poll that went out: repeated by `exchange` as after a 502.
+                if sent && !endpoint.isIdempotent && endpoint.isSafeToRepeat { return .lost(CloudError(.networkFailure, error.description)) }
                 // Retried as a 503 is (RetryingCloud's try-later policy, its own backoff: a
                 // `retryAfter` of 0 gives no hint) when the request is safe to send again.
                 guard !sent || endpoint.isIdempotent else { throw CloudError(.networkFailure, error.description) }

@@ -154,6 +154,40 @@ struct TransportRetryTests {
         #expect(result.saved.map(\.recordID) == [id])
     }
 
+    /// The node applied the save, then the kept-alive connection closed with no reply (a node
+    /// killed behind a balancer does this at times instead of the balancer's 502). libcurl
+    /// would send the request again by itself on a new connection, unseen, and the second send
+    /// would meet the first as a conflict the client does not know it repeated (seen once in
+    /// ClusterNodeKillTests: "serverRecordChanged: record 'c10-6' already exists"). The second
+    /// send is HTTPCloud's own, a repeat, and its conflict with the first try is reconciled.
+    @Test func aSaveWhoseConnectionClosedWithoutAReplyIsRepeatedAndReconciled() throws {
+        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
+        let id = RecordID(recordName: "n1", zoneID: zone)
+        let fields: [String: FieldValue] = ["title": .string("Hello")]
+        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: "laptop")
+        let stored = Record(recordID: id, recordType: "Note", fields: fields,
+                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let modifies = Mutex(0)
+        let server = try LoopbackServer(drop: { request in
+            // The first save is read (and, on a real node, applied), then its connection closes.
+            request.path.hasSuffix("/records/modify") && modifies.withLock { $0 += 1; return $0 } == 1
+        }) { request in
+            if request.path.hasSuffix("/users/current") { return Self.users() }
+            let conflict = CloudError(.serverRecordChanged, "record 'n1' already exists (change tag t1)", recordID: id, serverRecord: stored)
+            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
+                                                                                 uuid: "u"))
+        }
+        let http = Self.http(server.baseURL)
+        // The save goes out on the connection this call kept alive.
+        _ = try http.account(named: "alice")
+        let result = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+                                            in: Self.database())
+        #expect(modifies.withLock { $0 } == 2, "sent twice")
+        #expect(result.errors.isEmpty, "the repeat's conflict with its own first try is no error: \(result.errors)")
+        #expect(result.saved.map(\.recordID) == [id])
+    }
+
     /// Without a 502 first, the same conflict is a conflict: only a repeat is reconciled.
     @Test func aConflictOnTheFirstTryStaysAConflict() throws {
         let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
