@@ -77,7 +77,7 @@ __cloudsync_table() {
     'otp import') opts='--format --password-file --dry-run' valopts='--format --password-file' ;;
     'otp export') opts='--format --qr --output' valopts='--format --output -o' ;;
     'otp sync') opts='--download-only --batch-size --force-data --delete-cloud-data --yes' valopts='--batch-size' ;;
-    'serve') opts='--listen --tls-cert --tls-key --max-connections --max-requests --max-connections-per-address --header-timeout --max-body-memory --quota-bytes --db-connections --read-replica --public-url --log' valopts='--listen --tls-cert --tls-key --max-connections --max-requests --max-connections-per-address --header-timeout --max-body-memory --quota-bytes --db-connections --read-replica --public-url --log' ;;
+    'serve') opts='--listen --tls-cert --tls-key --max-connections --max-requests --max-connections-per-address --header-timeout --max-body-memory --quota-bytes --db-connections --read-replica --max-poll-wait --public-url --log' valopts='--listen --tls-cert --tls-key --max-connections --max-requests --max-connections-per-address --header-timeout --max-body-memory --quota-bytes --db-connections --read-replica --max-poll-wait --public-url --log' ;;
     'token') subs='create list revoke add-key' ;;
     'token create') opts='--admin --api' ;;
     'token add-key') opts='--public-key --admin' valopts='--public-key' ;;

@@ -133,7 +133,7 @@ function __cloudsync_value_options --argument-names path
         case 'otp sync'
             printf '%s\n' '--batch-size'
         case 'serve'
-            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--db-connections' '--read-replica' '--public-url' '--log'
+            printf '%s\n' '--listen' '--tls-cert' '--tls-key' '--max-connections' '--max-requests' '--max-connections-per-address' '--header-timeout' '--max-body-memory' '--quota-bytes' '--db-connections' '--read-replica' '--max-poll-wait' '--public-url' '--log'
         case 'token add-key'
             printf '%s\n' '--public-key'
         case 'whoami'
@@ -699,6 +699,7 @@ complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-body-memory -x -d 'Re
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l quota-bytes -x -d 'Storage per account: record fields and assets (default 10G; K, M, G suffixes; 0 for none); past it QUOTA_EXCEEDED (exit 65), reads and deletes still work.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l db-connections -x -d 'Connections to a postgres:// cloud, shared by the requests (default twice the cores); a request that finds them all busy for 2 s gets 503 with Retry-After.'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l read-replica -x -d 'A streaming replica (postgres://…) of the postgres:// --cloud, repeatable: read-only calls (records lookup, query and changes, zones list, lookup and changes, database changes) of a client that sends back the X-CloudSync-Position of its replies (or a change token, which carries it) go to a replica that has replayed that far, others to the primary; a replica that is behind, down or failing leaves the call to the primary (one unreachable at start is a warning).'
+complete -c cloudsync -n '__cloudsync_at \'serve\'' -l max-poll-wait -x -d 'The longest a notifications/poll is held waiting before it answers with no notification (default 60, the protocol\'s most; 1 to 60). Behind a load balancer, keep it below the balancer\'s response timeout, so that no waiting poll is cut (scripts/cluster does).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l public-url -x -d 'The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request\'s Host and the server\'s scheme).'
 complete -c cloudsync -n '__cloudsync_at \'serve\'' -l log -r -F -d 'Append the request log to FILE (- for stderr, the default).'
 

@@ -16,6 +16,8 @@ struct WebServicesCall {
     let uuid: String
     /// Signs the asset URLs handed out, when the server has a store secret.
     var grants: AssetGrants? = nil
+    /// The longest a `notifications/poll` is held (`WebServicesHandler.maxPollSeconds`).
+    var maxPollSeconds = NotificationsCodec.maxPollSeconds
 
     func answer() throws(CloudError) -> WebServicesResponse {
         switch path.endpoint {
@@ -143,7 +145,7 @@ struct WebServicesCall {
             return .object([("apnsToken", .string(token))])
         case .notificationsPoll:
             let (device, timeout, limit) = try NotificationsCodec.decodePoll(body)
-            return NotificationsCodec.encodeNotifications(try poll(device: device, timeout: timeout, limit: limit))
+            return NotificationsCodec.encodeNotifications(try poll(device: device, timeout: min(timeout, maxPollSeconds), limit: limit))
         case .kvModify:
             try requirePrivate()
             return KeyValueCodec.encodeItems(try service.modifyKeyValues(try KeyValueCodec.decodeModify(body), in: database))

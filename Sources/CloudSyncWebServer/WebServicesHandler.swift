@@ -32,11 +32,16 @@ public final class WebServicesHandler: Sendable {
     /// With `serve --read-replica`: sends read-only calls to a replica that has replayed what the
     /// caller has seen, and gives every reply its position (`ReplicaRouter`).
     let replicas: ReplicaRouter?
+    /// The longest a `notifications/poll` is held (`serve --max-poll-wait`): a poll asking more
+    /// answers empty after this, below a load balancer's response timeout.
+    let maxPollSeconds: Double
 
     public init(cloudFor: @escaping CloudServiceFactory, makeUUID: @escaping @Sendable () -> String = RequestUUID.make,
-                scheme: String = "http", assetGrants: AssetGrants? = nil, replicas: ReplicaRouter? = nil) {
+                scheme: String = "http", assetGrants: AssetGrants? = nil, replicas: ReplicaRouter? = nil,
+                maxPollSeconds: Double = NotificationsCodec.maxPollSeconds) {
         self.cloudFor = cloudFor
         self.replicas = replicas
+        self.maxPollSeconds = maxPollSeconds
         self.makeUUID = makeUUID
         self.scheme = scheme
         self.assetGrants = assetGrants
@@ -91,7 +96,7 @@ public final class WebServicesHandler: Sendable {
             let ownerParameter = path.endpoint == .assetsDownload ? request.parameter(AssetGrants.ownerParameter) : nil
             if let owner = request.header(WebServicesHeader.sharedOwner) ?? ownerParameter { database = database.owned(by: owner) }
             let call = WebServicesCall(service: service, path: path, request: request, database: database,
-                                       account: account, caller: caller, uuid: uuid, grants: assetGrants)
+                                       account: account, caller: caller, uuid: uuid, grants: assetGrants, maxPollSeconds: maxPollSeconds)
             guard let replicas else { return try call.answer() }
             let carried = request.header(WebServicesHeader.position).flatMap(ReadPosition.init(text:))
             return try replicas.answer(path.endpoint, carried: carried, body: request.body, primary: service) { routed throws(CloudError) in

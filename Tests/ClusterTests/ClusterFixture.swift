@@ -28,9 +28,11 @@ final class ClusterFixture: @unchecked Sendable {
         let description: String
     }
 
-    init(nodes: Int = 2) throws {
+    /// `environment`: variables for `scripts/cluster start` (such as `CLOUDSYNC_CLUSTER_TIMEOUT`).
+    init(nodes: Int = 2, environment: [String: String] = [:]) throws {
         directory = folder.file("cluster")
-        let started = Self.script(["start", "--nodes", String(nodes), "--dir", directory, "--cloudsync", BinaryRunner.cloudsyncPath])
+        let started = Self.script(["start", "--nodes", String(nodes), "--dir", directory, "--cloudsync", BinaryRunner.cloudsyncPath],
+                                  environment: environment)
         guard started.status == 0 else {
             Issue.record("scripts/cluster start exited \(started.status): \(started.stderr)")
             throw StartFailed(description: started.stderr)
@@ -55,10 +57,25 @@ final class ClusterFixture: @unchecked Sendable {
     deinit { stop() }
 
     /// Runs scripts/cluster with `arguments`.
-    static func script(_ arguments: [String]) -> ProcessResult {
+    static func script(_ arguments: [String], environment: [String: String] = [:]) -> ProcessResult {
         ProcessSpawner.run("/bin/bash", [repository + "/scripts/cluster"] + arguments,
                            environment: ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-                                         "TMPDIR": "/tmp"])
+                                         "TMPDIR": "/tmp"].merging(environment) { _, given in given })
+    }
+
+    /// The 5xx replies HAProxy's frontend sent (its own 502/503/504 and the nodes'), from its
+    /// stats CSV (column `hrsp_5xx`); nil when the stats cannot be read.
+    func balancerServerErrors() -> Int? {
+        let csv = ProcessSpawner.run("/usr/bin/curl", ["-fsS", (settings["CLOUDSYNC_CLUSTER_STATS_URL"] ?? "") + "/;csv"],
+                                     environment: [:]).stdout
+        let lines = csv.split(separator: "\n")
+        guard let header = lines.first?.dropFirst(2).split(separator: ",", omittingEmptySubsequences: false),
+              let column = header.firstIndex(of: "hrsp_5xx") else { return nil }
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields.count > column, fields[0] == "cloudsync_in", fields[1] == "FRONTEND" { return Int(fields[column]) }
+        }
+        return nil
     }
 
     func run(_ arguments: [String]) -> ProcessResult {

@@ -1,4 +1,7 @@
+import CloudSyncService
 import CloudSyncCore
+import CloudSyncWebClient
+import Synchronization
 import TestSupport
 import Testing
 #if canImport(Glibc)
@@ -53,6 +56,56 @@ struct ClusterLongPollTests {
         let status = cluster.run(["status"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(!status.stdout.contains("stopped"), "every part runs again: \(status.stdout)")
+    }
+
+    /// HAProxy's client and server timeouts made short (`CLOUDSYNC_CLUSTER_TIMEOUT=4`, instead of
+    /// 200 s) so that a long poll (HTTPCloud's, asking the protocol's most, 60 s, as `sync
+    /// --watch` does) waits through the balancer longer than them. Nothing cuts it with a 504
+    /// (the cluster's nodes answer a poll before the balancer's timeout, `serve
+    /// --max-poll-wait`, and the client polls again); a change made after twice the timeout
+    /// arrives, and the balancer sent no 5xx.
+    @Test func aPollWaitingLongerThanTheBalancersTimeoutsIsNotCutAndLosesNothing() throws {
+        let cluster = try ClusterFixture(nodes: 2, environment: ["CLOUDSYNC_CLUSTER_TIMEOUT": "4"])
+        defer { cluster.stop() }
+        let container = "iCloud.com.example.Cluster"
+        let token = try cluster.token("alice")
+        let http = HTTPCloud(configuration: HTTPCloudConfiguration(baseURL: cluster.balancerURL, defaultContainer: container,
+                                                                   token: { _ in token }),
+                             session: CurlSession())
+        let user = try http.account(named: "alice")
+        let phone = DatabaseRequest(container: container, scope: .private, userRecordName: user.userRecordName, deviceID: "phone")
+        let laptop = DatabaseRequest(container: container, scope: .private, userRecordName: user.userRecordName, deviceID: "laptop")
+        _ = try http.saveZones([ZoneSpec(name: "Notes")], in: laptop)
+        _ = try http.saveSubscriptions([Subscription(subscriptionID: "db", kind: .database)], in: phone)
+        let device = DeviceAddress(container: container, userRecordName: user.userRecordName, deviceID: "phone")
+        try http.registerDevice(device)
+
+        // The phone waits, poll after poll, until a notification comes (or 90 s pass).
+        let received = Mutex<[CloudNotification]>([])
+        let listening = startThread {
+            guard let waiter = try? http.makeNotificationWaiter(for: device) else { return }
+            let deadline = BackgroundProcess.now() + 90
+            while BackgroundProcess.now() < deadline {
+                guard waiter.wait(timeout: 60) else { continue }
+                let got = (try? http.takeNotifications(for: device, limit: 10)) ?? []
+                if !got.isEmpty {
+                    received.withLock { $0 += got }
+                    return
+                }
+            }
+        }
+        // Twice the balancer's timeouts, then a change.
+        sleepSeconds(10)
+        #expect(received.withLock { $0.isEmpty }, "nothing to hear before the save")
+        let id = RecordID(recordName: "late", zoneID: laptop.zoneID("Notes"))
+        let saved = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: ["title": .string("late")])]),
+                                           in: laptop)
+        #expect(saved.errors.isEmpty, "\(saved.errors)")
+        pthread_join(listening, nil)
+        #expect(received.withLock { $0.count } == 1, "the change made after the long wait arrived: \(received.withLock { $0 })")
+        #expect(cluster.balancerServerErrors() == 0, "no poll was cut by the balancer (5xx replies: \(String(describing: cluster.balancerServerErrors())))")
+        let polls = (1...2).map { cluster.requestLog($0) }.joined().split(separator: "\n").filter { $0.contains("notifications/poll") }
+        #expect(polls.count >= 3, "polls answered before the balancer's timeout and made again: \(polls)")
     }
 
     /// Waits (up to 60 s) until `path` holds `count` lines.

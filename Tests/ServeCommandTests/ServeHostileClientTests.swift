@@ -114,7 +114,8 @@ struct ServeHostileClientTests {
         let runner = BinaryRunner(home: home.path)
         for (bad, name) in [(["--max-body-memory", "12"], "--max-body-memory"), (["--max-body-memory", "1X"], "--max-body-memory"),
                             (["--header-timeout", "0"], "--header-timeout"), (["--header-timeout", "x"], "--header-timeout"),
-                            (["--max-connections-per-address", "-1"], "--max-connections-per-address")] {
+                            (["--max-connections-per-address", "-1"], "--max-connections-per-address"),
+                            (["--max-poll-wait", "0"], "--max-poll-wait"), (["--max-poll-wait", "61"], "--max-poll-wait")] {
             let result = runner.run(["serve", "--listen", "127.0.0.1:0"] + bad)
             #expect(result.status == 64, "\(bad): \(result.stderr)")
             #expect(result.stderr.contains(name), "\(result.stderr)")

@@ -56,6 +56,8 @@ public enum ServeCommand {
                   OptionSpec("read-replica", value: "URL",
                              help: "A streaming replica (postgres://…) of the postgres:// --cloud, repeatable: read-only calls (records lookup, query and changes, zones list, lookup and changes, database changes) of a client that sends back the X-CloudSync-Position of its replies (or a change token, which carries it) go to a replica that has replayed that far, others to the primary; a replica that is behind, down or failing leaves the call to the primary (one unreachable at start is a warning).",
                              repeatable: true),
+                  OptionSpec("max-poll-wait", value: "SECONDS",
+                             help: "The longest a notifications/poll is held waiting before it answers with no notification (default 60, the protocol's most; 1 to 60). Behind a load balancer, keep it below the balancer's response timeout, so that no waiting poll is cut (scripts/cluster does)."),
                   OptionSpec("public-url", value: "URL",
                              help: "The http(s) URL clients reach this server at (a proxy in front), for the asset upload and download URLs and the sign-in page a 421 names (default: the request's Host and the server's scheme)."),
                   OptionSpec("log", value: "FILE", help: "Append the request log to FILE (- for stderr, the default).",
@@ -79,6 +81,7 @@ public enum ServeCommand {
         }
         try limitRequests(&configuration, arguments.value("max-requests"))
         try ServeLimitArguments.apply(&configuration, arguments)
+        let maxPollWait = try ServeLimitArguments.maxPollWait(arguments.value("max-poll-wait"))
         switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
         case (nil, nil): break
         case (let cert?, let key?): configuration.tls = .init(certificatePath: cert, privateKeyPath: key)
@@ -100,7 +103,8 @@ public enum ServeCommand {
             if arguments.value("log").map({ $0 != "-" }) ?? false { log.write("warning: " + line) }
         }
         let webServices = WebServicesHTTPHandler(handler: WebServicesHandler(cloudFor: { _ in cloud }, scheme: scheme, assetGrants: grants,
-                                                                             replicas: replicas),
+                                                                             replicas: replicas,
+                                                                             maxPollSeconds: maxPollWait),
                                                  authenticator: authenticator)
         // The console (/console/), GET /metrics and the administrator's /admin/1/… around the Web Services.
         let metrics = ServerMetrics(started: Double(systemClock()) / 1000)

@@ -1,5 +1,6 @@
 import CloudSyncCLI
 import CloudSyncHTTPServer
+import CloudSyncWebProtocol
 
 /// The values of `serve`'s limit options: byte counts with a binary suffix and seconds.
 enum ServeLimitArguments {
@@ -36,6 +37,16 @@ enum ServeLimitArguments {
     static func seconds(_ text: String, in range: ClosedRange<Double>) -> Duration? {
         guard let value = Double(text), value.isFinite, range.contains(value) else { return nil }
         return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    /// `--max-poll-wait`: the longest a `notifications/poll` is held, 1 to 60 seconds (default
+    /// the protocol's most, 60).
+    static func maxPollWait(_ text: String?) throws -> Double {
+        guard let text else { return NotificationsCodec.maxPollSeconds }
+        guard let value = Double(text), value.isFinite, value >= 1, value <= NotificationsCodec.maxPollSeconds else {
+            throw CLIError.usage("--max-poll-wait must be a number of seconds from 1 to 60, not '\(text)'")
+        }
+        return value
     }
 
     /// Applies `--max-body-memory`, `--max-connections-per-address` and `--header-timeout`
