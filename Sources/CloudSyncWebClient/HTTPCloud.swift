@@ -12,7 +12,8 @@ import Synchronization
 /// (`serviceUnavailable`, `requestRateLimited`), so `RetryingCloud` waits and retries; 401 is
 /// `notAuthenticated` and 403 `permissionFailure` (both exit 77). A connection the server closes
 /// before any reply (at its connection limit) is `serviceUnavailable` too, retried the same way,
-/// when the request was not sent in full or its endpoint is idempotent; otherwise `networkFailure`.
+/// when the request was not sent in full or its endpoint is idempotent; a save (or poll) sent in
+/// full is sent again as after a balancer's 502 (below); any other write is `networkFailure`.
 ///
 /// Before any of that, a request no `serve` answered (a refused connection, a load balancer's
 /// own 502/503/504) is sent again per `configuration.transportRetry` (`exchange`), and a save

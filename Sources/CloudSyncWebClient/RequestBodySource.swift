@@ -1,4 +1,3 @@
-
 /// A request body as libcurl reads it (`CURLOPT_READFUNCTION`), from the start to the end once.
 ///
 /// libcurl sends a request again by itself, on a new connection, when the kept-alive connection
