@@ -5,9 +5,9 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Group commit across databases (issue 28): on a one-connection pool, saves of different
-/// accounts that queue while the lane is busy share one transaction, each with its own result;
-/// on several lanes, each database's queued saves share one.
+/// Group commit across databases (issue 28): saves of different accounts that queue while the
+/// lanes are busy share one transaction, each with its own result; no database runs in two
+/// lanes at once.
 @Suite("PostgreSQL group commit across databases")
 struct PostgresCrossDatabaseGroupTests {
     func cloud(connections: Int, maxWait: Double = 20) throws -> (PostgresCloud, CloudFixture) {
@@ -63,9 +63,9 @@ struct PostgresCrossDatabaseGroupTests {
     }
 
     /// 16 writer threads on 4 accounts (4 each) × 25 one-record saves over a pool of 2 (two
-    /// lanes, one database each at a time, its queued saves grouped): every account's zone
-    /// gets every record exactly once, in counter order (a follower paging with its token sees
-    /// each once).
+    /// lanes, no database in both at once, queued saves of several accounts grouped): every
+    /// account's zone gets every record exactly once, in counter order (a follower paging with
+    /// its token sees each once).
     @Test func writersOfSeveralAccountsOnTwoLanesKeepEveryZoneComplete() throws {
         let (cloud, f) = try cloud(connections: 2)
         let requests = try (0..<4).map { try f.request("user\($0)") }
@@ -110,6 +110,6 @@ struct PostgresCrossDatabaseGroupTests {
         }
         let figures = try #require(cloud.storage.storageCapabilities.writeGrouping?.writeGroupFigures)
         #expect(figures.writes == 400, "\(figures.line)")
-        #expect(figures.mixed == 0, "with two lanes, each transaction carries one database's saves: \(figures.line)")
+        #expect(figures.groups < 400, "queued saves shared transactions: \(figures.line)")
     }
 }
