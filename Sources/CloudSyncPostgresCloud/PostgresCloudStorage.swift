@@ -98,6 +98,15 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
         }
     }
 
+    /// One statement in autocommit: no BEGIN and COMMIT around it (a single statement sees one
+    /// snapshot on its own).
+    func readOne<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try guarded { connection in
+            try body(PostgresCloudTransaction(storage: self, connection: connection, writing: false,
+                                              single: PostgresCloudTransaction.SingleStatement()))
+        }
+    }
+
     /// Queues the database writers of the process (`PostgresGroupCommit`) before they lease a
     /// connection: the writes queued together, of one database or of several, share one
     /// transaction, each in a savepoint of its own with its own result.

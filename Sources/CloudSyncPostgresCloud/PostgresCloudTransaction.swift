@@ -18,6 +18,13 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     let zoneFacts = ZoneFacts()
     /// A modify call's first reads, made together (`expectModify`).
     let prefetched = Prefetched()
+    /// Set for a read of one statement run without a transaction (`readOne`): a second
+    /// statement is a bug, refused rather than run on another snapshot.
+    var single: SingleStatement? = nil
+
+    final class SingleStatement {
+        var ran = false
+    }
 
     /// Zones (database, name) that the writing zone look-up found without a share, or without
     /// a subscription concerning their changes: the share and subscription look-ups that follow
@@ -40,6 +47,10 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
     /// Runs one prepared statement, after the writes held back (so it sees them).
     @discardableResult
     func run(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresRows {
+        if let single {
+            guard !single.ran else { throw CloudError(.internalError, "a one-statement read ran a second statement") }
+            single.ran = true
+        }
         if !batch.isEmpty { try batch.flush(connection) }
         return try connection.queryPrepared(sql, parameters)
     }

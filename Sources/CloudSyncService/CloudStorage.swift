@@ -18,6 +18,10 @@ public protocol CloudStorage: AnyObject, Sendable {
     var epoch: UInt64 { get }
     /// Runs `body` in a read transaction: one consistent snapshot.
     func read<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
+    /// `read` for a body that runs one statement (a look-up by key): a storage may run it
+    /// without a transaction around it, one statement being consistent on its own. By default
+    /// the same as `read`.
+    func readOne<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
     /// Runs `body` in a write transaction, committed when it returns and rolled back when it throws.
     func write<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T
     /// Runs `body` in a write transaction that writes the database `key` (and no other): a
@@ -32,6 +36,11 @@ public protocol CloudStorage: AnyObject, Sendable {
 }
 
 extension CloudStorage {
+    /// A read transaction like any other.
+    public func readOne<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try read(body)
+    }
+
     /// A storage that keys nothing by database: the one write lock it has serializes already.
     public func write<T>(database key: DatabaseWriteKey, _ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
         try write(body)

@@ -34,7 +34,7 @@ extension StorageBackedCloud {
 
     /// What `token` is as an API token: in force (its use noted), revoked, or unknown.
     public func check(apiToken token: String) throws(CloudError) -> CredentialCheck {
-        try check(try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .apiToken) }))
+        try check(try readOne({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .apiToken) }))
     }
 
     /// Registers a server-to-server public key (PEM) for `account`; its ID is the SHA-256 (hex)
@@ -78,7 +78,7 @@ extension StorageBackedCloud {
 
     /// What a bearer token is: in force (its use noted), revoked, or unknown.
     public func check(token: String) throws(CloudError) -> CredentialCheck {
-        try check(try read({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .token) }))
+        try check(try readOne({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .token) }))
     }
 
     /// The server-to-server key in force with this key ID, or nil.
@@ -89,7 +89,7 @@ extension StorageBackedCloud {
     /// What a server-to-server key ID names: a key in force, a revoked key, or nothing.
     /// Its use is noted only once a request's signature is verified (`noteUsed`).
     public func check(serverKeyID id: String) throws(CloudError) -> CredentialCheck {
-        guard let row = try read({ tx in try tx.credential(id: id) }), row.kind == .serverKey else { return .unknown }
+        guard let row = try readOne({ tx in try tx.credential(id: id) }), row.kind == .serverKey else { return .unknown }
         return row.revoked == nil ? .inForce(row) : .revoked
     }
 

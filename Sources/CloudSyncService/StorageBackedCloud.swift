@@ -43,6 +43,12 @@ open class StorageBackedCloud: CloudService, @unchecked Sendable {
         try storage.read(body)
     }
 
+    /// A read of one statement (`CloudStorage.readOne`): what every request asks first (its
+    /// credential, its account), without a transaction where the storage can.
+    func readOne<T>(_ body: (any CloudStorageTransaction) throws -> T) throws(CloudError) -> T {
+        try storage.readOne(body)
+    }
+
     /// A write transaction of the storage (with `database`, one that writes only that
     /// database, which the storage may queue per database); a failed one forgets the schema cache, which may hold
     /// fields of the rolled-back transaction.
@@ -71,7 +77,7 @@ open class StorageBackedCloud: CloudService, @unchecked Sendable {
         if let known = userRecordNames.withLock({ $0[name] }) {
             return Account(name: name, userRecordName: known)
         }
-        var recordName = try read({ tx in try tx.userRecordName(ofAccount: name) })
+        var recordName = try readOne({ tx in try tx.userRecordName(ofAccount: name) })
         if recordName == nil {
             recordName = try write { tx in
                 try tx.insertAccountIfAbsent(name: name, userRecordName: "_" + RandomID.hex(bytes: 16), now: clock())

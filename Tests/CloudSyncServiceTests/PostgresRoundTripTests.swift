@@ -167,3 +167,27 @@ struct PostgresRoundTripTests {
         if try counts.int64(1) == 0 { #expect(!columns.contains("fields"), "\(columns)") }
     }
 }
+
+/// `readOne`: a look-up by key without BEGIN and COMMIT around it; a body that runs a second
+/// statement is refused rather than run on another snapshot.
+@Suite("PostgreSQL one-statement reads")
+struct PostgresOneStatementReadTests {
+    @Test func aOneStatementReadIsOneRoundTripAndASecondStatementIsRefused() throws {
+        let f = try CloudBackend.postgres.make()
+        let cloud = try #require(f.cloud as? PostgresCloud)
+        let made = try cloud.createToken(account: "alice")
+        try cloud.storage.readOne { tx in _ = try tx.credential(id: "none") }
+        let start = cloud.roundTrips
+        let row = try cloud.storage.readOne { tx in try tx.credential(id: made.credential.id) }
+        #expect(row?.account == "alice")
+        #expect(cloud.roundTrips - start == 1)
+        #expect(throws: CloudError.self) {
+            try cloud.storage.readOne { tx in
+                _ = try tx.credential(id: made.credential.id)
+                return try tx.credential(id: "other")
+            }
+        }
+        // The connection is fine after: the same read again.
+        #expect(try cloud.storage.readOne { tx in try tx.credential(id: made.credential.id) }?.account == "alice")
+    }
+}
