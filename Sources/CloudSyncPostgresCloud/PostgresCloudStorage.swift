@@ -127,24 +127,25 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
 
     /// Runs a group of writes (of one database or of several) in one transaction, each with a
     /// fresh transaction object and its own result. First without savepoints (one round trip
-    /// less per write): when a write fails on its own, with a refusal (a `CloudError`, such as
-    /// an atomic zone's or the quota's) or a failed statement of its own, that is its result,
-    /// the transaction is rolled back and the others run again, each in a savepoint of its own
-    /// this time, so that a second refusal undoes only its own write. A lost connection, a
-    /// deadlock or serialization failure (the transaction is retried whole) and a failed COMMIT
-    /// are every write's.
+    /// less per write). Statements are pipelined, so a write's failure may come with the next
+    /// write's first statement (a quota refusal checked by its statement, a row that did not
+    /// land): when a group of several fails on its own (a refusal, a `CloudError` such as an
+    /// atomic zone's, or a failed statement), the transaction is rolled back and every write
+    /// runs again, each in a savepoint of its own and answered before the next one starts, so
+    /// that each refusal undoes only its own write and is its result; a group runs at most
+    /// twice. A lone write's failure is its own. A lost connection, a deadlock or serialization
+    /// failure (the transaction is retried whole) and a failed COMMIT are every write's.
     func writeGroup(_ group: [PostgresGroupCommit.Job]) {
-        var pending = group
         var savepoints = false
-        while !pending.isEmpty {
+        while true {
             do {
-                let failed: Int? = try guarded { connection in
+                let failed: Bool = try guarded { connection in
                     var written = 0
                     do {
                         try connection.transaction(.readCommitted) { connection in
                             written = 0
-                            for (index, job) in pending.enumerated() {
-                                if savepoints && pending.count > 1 {
+                            for (index, job) in group.enumerated() {
+                                if savepoints {
                                     written += try runInSavepoint(job, index: index, connection)
                                     continue
                                 }
@@ -153,35 +154,35 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
                                 do {
                                     try job.run(transaction)
                                     try transaction.flush()
+                                    // The last one's answers before COMMIT: a refusal is then a write's, not the commit's.
+                                    if group.count > 1 && index == group.count - 1 { try connection.awaitSent() }
                                 } catch {
                                     if let failure = error as? PostgresError, !Self.isOwnFailure(failure) { throw failure }
+                                    guard group.count == 1 else { throw GroupMemberFailed() }
                                     job.failure = PostgresCloudStorage.cloudError(error, url: url)
-                                    throw GroupMemberFailed(index: index)
+                                    throw GroupMemberFailed()
                                 }
                                 written += transaction.batch.writtenRows
                             }
                         }
-                    } catch let member as GroupMemberFailed {
-                        return member.index
+                    } catch is GroupMemberFailed {
+                        return true
                     }
                     afterWrite(connection, written: written)
-                    return nil
+                    return false
                 }
-                guard let failed else { return }
-                pending.remove(at: failed)
+                guard failed, group.count > 1, !savepoints else { return }
                 savepoints = true
             } catch {
-                for job in pending { job.failure = error }
+                for job in group { job.failure = error }
                 return
             }
         }
     }
 
-    /// A write of a group that failed on its own (its `failure` is set): the transaction is
-    /// rolled back and the group's other writes run again.
-    private struct GroupMemberFailed: Error {
-        let index: Int
-    }
+    /// A write of a group failed on its own: the transaction is rolled back (and a group of
+    /// several runs again with savepoints).
+    private struct GroupMemberFailed: Error {}
 
     /// Runs one write of a group in a savepoint of its own; a failure of its own rolls back to
     /// it and is its result. Returns the record rows it wrote.
@@ -193,6 +194,8 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
         do {
             try job.run(transaction)
             try transaction.flush()
+            // Its statements answered before the next write's start: a failure is its own.
+            try connection.awaitSent()
             return transaction.batch.writtenRows
         } catch {
             if let failure = error as? PostgresError, !Self.isOwnFailure(failure) { throw failure }
@@ -323,6 +326,7 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
         case .invalidURL:
             return CloudError(.invalidArguments, error.description)
         case .server(let state, _):
+            if let refusal = PostgresCloudTransaction.quotaRefusal(error) { return refusal }
             if error.isStatementTimeout || error.isSerializationFailure || state == "55P03" {
                 return CloudError(.serviceUnavailable, "the PostgreSQL cloud is busy: \(error.description)", retryAfter: 1)
             }

@@ -1,4 +1,5 @@
 import CloudSyncService
+import CloudSyncCore
 import CloudSyncPostgres
 
 /// The credentials `cloudsync serve` checks (`credentials`, ladder versions 3, 5 and 7): token hashes and
@@ -67,6 +68,32 @@ extension PostgresCloudTransaction {
         }
         return try run(upsert.replacingPlaceholders("$1", "$2") + " RETURNING bytes", [.text(payer), .int64(delta)])
             .first.map { try $0.int64(0) } ?? delta
+    }
+
+    /// The quota checked by the statement itself, sent ahead: a total over `limit` fails the
+    /// statement (a cast of `cloudsync-quota:TOTAL:LIMIT` to bigint, `quotaRefusal`), so its
+    /// refusal comes with the transaction's next statement or its COMMIT, and rolls back.
+    func addUsage(_ delta: Int64, payer: String, limit: Int64) throws {
+        if !batch.isEmpty { try batch.flush(connection) }
+        try connection.sendPrepared("""
+            INSERT INTO account_usage(payer, bytes)
+            VALUES ($1, CASE WHEN $2 <= $3 THEN $2 ELSE ('\(Self.quotaMark)' || $2 || ':' || $3)::bigint END)
+            ON CONFLICT(payer) DO UPDATE SET bytes = CASE WHEN account_usage.bytes + excluded.bytes <= $3
+                THEN account_usage.bytes + excluded.bytes
+                ELSE ('\(Self.quotaMark)' || (account_usage.bytes + excluded.bytes) || ':' || $3)::bigint END
+            """, [.text(payer), .int64(delta), .int64(limit)], expectingRows: 1)
+    }
+
+    /// What a refused quota check writes before its total and limit.
+    static let quotaMark = "cloudsync-quota:"
+
+    /// The quota refusal a failed statement carries (`addUsage(_:payer:limit:)`), if it is one.
+    static func quotaRefusal(_ error: PostgresError) -> CloudError? {
+        guard case .server(let state, let message) = error, state == "22P02",
+              let mark = message.firstRange(of: quotaMark) else { return nil }
+        let numbers = message[mark.upperBound...].prefix { $0.isNumber || $0 == ":" || $0 == "-" }.split(separator: ":")
+        guard numbers.count == 2, let total = Int64(numbers[0]), let limit = Int64(numbers[1]) else { return nil }
+        return CloudError.overQuota(total: total, limit: limit)
     }
 
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool {

@@ -282,6 +282,12 @@ public protocol CloudStorageTransaction {
     /// Adds `delta` (negative to free) to an account's bytes; returns the new total when
     /// `needTotal` (a quota to check), else nil (a backend may then send it with the commit).
     func addUsage(_ delta: Int64, payer: String, needTotal: Bool) throws -> Int64?
+    /// Adds `delta` (> 0) to an account's bytes, refusing a total over `limit` with
+    /// `CloudError.overQuota` (which undoes the call). A storage whose statements are round
+    /// trips may check it in the statement itself, sent without waiting: the refusal then comes
+    /// with the transaction's next statement or its commit. By default `addUsage(needTotal:)`
+    /// and a comparison.
+    func addUsage(_ delta: Int64, payer: String, limit: Int64) throws
     /// Remembers a signed request's signature (its hash) until `expires` (ms since 1970); false
     /// when it was remembered already (a replay). Forgets the expired ones on the way.
     func rememberSignature(_ hash: String, expires: Int64, now: Int64) throws -> Bool
@@ -296,6 +302,12 @@ extension CloudStorageTransaction {
 
     /// Does nothing: the rows are read when asked for.
     public func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws {}
+
+    /// The new total, compared with `limit`.
+    public func addUsage(_ delta: Int64, payer: String, limit: Int64) throws {
+        let total = try addUsage(delta, payer: payer, needTotal: true) ?? delta
+        if total > limit { throw CloudError.overQuota(total: total, limit: limit) }
+    }
 
     /// Two statements: `nextDatabaseSeq`, then `advanceZone`.
     public func advanceZoneAndDatabase(_ zone: ZoneRow, dbID: Int64, seq: Int64, countDelta: Int) throws {

@@ -39,11 +39,18 @@ extension StorageBackedCloud {
     /// (undoing the whole call) when growth takes the payer past the quota.
     func charge(_ bytes: Int64, for request: DatabaseRequest, _ tx: any CloudStorageTransaction) throws {
         guard bytes != 0 else { return }
-        let limit = bytes > 0 ? quotaBytes : nil
-        let total = try tx.addUsage(bytes, payer: Self.payer(of: request), needTotal: limit != nil)
-        if let limit, let total, total > limit {
-            throw CloudError(.quotaExceeded,
-                             "this would store \(total) bytes for the account, over its quota of \(limit) bytes; delete records or assets first")
+        if bytes > 0, let limit = quotaBytes {
+            try tx.addUsage(bytes, payer: Self.payer(of: request), limit: limit)
+        } else {
+            _ = try tx.addUsage(bytes, payer: Self.payer(of: request), needTotal: false)
         }
+    }
+}
+
+extension CloudError {
+    /// The refusal of a write that would take its account's bytes to `total`, past `limit`.
+    public static func overQuota(total: Int64, limit: Int64) -> CloudError {
+        CloudError(.quotaExceeded,
+                   "this would store \(total) bytes for the account, over its quota of \(limit) bytes; delete records or assets first")
     }
 }
