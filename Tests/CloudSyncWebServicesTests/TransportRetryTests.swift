@@ -29,6 +29,31 @@ struct TransportRetryTests {
         DatabaseRequest(container: "iCloud.com.example.App", scope: .private, userRecordName: user, deviceID: device)
     }
 
+    /// Note n1 in Notes as the server stored it (change tag t1), written by `writer`.
+    struct StoredNote {
+        let id = RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner))
+        let fields: [String: FieldValue]
+        let stored: Record
+
+        init(fields: [String: FieldValue] = ["title": .string("Hello")], writer: String = "laptop") {
+            self.fields = fields
+            let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: TransportRetryTests.user, deviceID: writer)
+            stored = Record(recordID: id, recordType: "Note", fields: fields,
+                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        }
+
+        /// The save a client makes of it (no change tag: a creation).
+        var save: ModifyRequest { ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]) }
+
+        /// serve's answer to that save once the record exists: a conflict carrying it.
+        func conflictReply(_ reason: String = "record 'n1' already exists (change tag t1)") -> WebServicesResponse {
+            let conflict = CloudError(.serverRecordChanged, reason, recordID: id, serverRecord: stored)
+            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
+                                                                                 uuid: "u"))
+        }
+    }
+
     @Test func aBalancersOwn503IsSentAgain() throws {
         let count = Mutex(0)
         let server = try LoopbackServer { _ in
@@ -89,34 +114,26 @@ struct TransportRetryTests {
     /// another device wrote it, as the conflict it is.
     @Test(arguments: ["laptop", "phone"])
     func aRepeatedSaveThatFindsItsOwnFirstTryIsSaved(writer: String) throws {
-        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
-        let id = RecordID(recordName: "n1", zoneID: zone)
-        let fields: [String: FieldValue] = ["title": .string("Hello"), "count": .int64(3)]
-        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: writer)
-        let stored = Record(recordID: id, recordType: "Note", fields: fields,
-                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let note = StoredNote(fields: ["title": .string("Hello"), "count": .int64(3)], writer: writer)
         let modifies = Mutex(0)
         let server = try LoopbackServer { request in
             if request.path.hasSuffix("/users/current") { return Self.users() }
             let n = modifies.withLock { $0 += 1; return $0 }
             if n == 1 { return WebServicesResponse(status: 502, body: Self.balancerPage) }
-            let conflict = CloudError(.serverRecordChanged, "record 'n1' already exists (change tag t1)", recordID: id, serverRecord: stored)
-            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
-                                                                                 uuid: "u"))
+            return note.conflictReply()
         }
         let http = Self.http(server.baseURL)
         _ = try http.account(named: "alice")
-        let result = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+        let result = try http.modifyRecords(note.save,
                                             in: Self.database(device: "laptop"))
         #expect(modifies.withLock { $0 } == 2, "sent again after the 502")
         if writer == "laptop" {
             #expect(result.errors.isEmpty, "\(result.errors)")
-            #expect(result.saved.map(\.recordID) == [id])
+            #expect(result.saved.map(\.recordID) == [note.id])
             #expect(result.saved.first?.changeTag == "t1", "with the server's system fields")
         } else {
             #expect(result.saved.isEmpty)
-            #expect(result.errors[id]?.code == .serverRecordChanged, "another device's record stays a conflict")
+            #expect(result.errors[note.id]?.code == .serverRecordChanged, "another device's record stays a conflict")
         }
     }
 
@@ -124,12 +141,7 @@ struct TransportRetryTests {
     /// left (busy with everyone's repeats), which RetryingCloud waits out as a new call: that
     /// call's conflict with the first try is still reconciled.
     @Test func aSaveRepeatedByRetryingCloudAfterA502IsStillReconciled() throws {
-        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
-        let id = RecordID(recordName: "n1", zoneID: zone)
-        let fields: [String: FieldValue] = ["title": .string("Hello")]
-        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: "laptop")
-        let stored = Record(recordID: id, recordType: "Note", fields: fields,
-                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let note = StoredNote()
         let modifies = Mutex(0)
         let server = try LoopbackServer { request in
             if request.path.hasSuffix("/users/current") { return Self.users() }
@@ -139,19 +151,16 @@ struct TransportRetryTests {
                 return WebServicesResponse(status: 503, headers: [("Content-Type", "application/json")],
                                            body: Array(#"{"serverErrorCode":"TRY_AGAIN_LATER","ckErrorCode":"serviceUnavailable","reason":"busy","retryAfter":0.01}"#.utf8))
             default:
-                let conflict = CloudError(.serverRecordChanged, "exists", recordID: id, serverRecord: stored)
-                return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                           body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
-                                                                                     uuid: "u"))
+                return note.conflictReply("exists")
             }
         }
         let cloud = RetryingCloud(wrapping: Self.http(server.baseURL), policy: .tryLater)
         _ = try cloud.account(named: "alice")
-        let result = try cloud.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+        let result = try cloud.modifyRecords(note.save,
                                              in: Self.database())
         #expect(modifies.withLock { $0 } == 3)
         #expect(result.errors.isEmpty, "\(result.errors)")
-        #expect(result.saved.map(\.recordID) == [id])
+        #expect(result.saved.map(\.recordID) == [note.id])
     }
 
     /// The node applied the save, then the kept-alive connection closed with no reply (a node
@@ -161,52 +170,36 @@ struct TransportRetryTests {
     /// ClusterNodeKillTests: "serverRecordChanged: record 'c10-6' already exists"). The second
     /// send is HTTPCloud's own, a repeat, and its conflict with the first try is reconciled.
     @Test func aSaveWhoseConnectionClosedWithoutAReplyIsRepeatedAndReconciled() throws {
-        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
-        let id = RecordID(recordName: "n1", zoneID: zone)
-        let fields: [String: FieldValue] = ["title": .string("Hello")]
-        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: "laptop")
-        let stored = Record(recordID: id, recordType: "Note", fields: fields,
-                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let note = StoredNote()
         let modifies = Mutex(0)
         let server = try LoopbackServer(drop: { request in
             // The first save is read (and, on a real node, applied), then its connection closes.
             request.path.hasSuffix("/records/modify") && modifies.withLock { $0 += 1; return $0 } == 1
         }) { request in
             if request.path.hasSuffix("/users/current") { return Self.users() }
-            let conflict = CloudError(.serverRecordChanged, "record 'n1' already exists (change tag t1)", recordID: id, serverRecord: stored)
-            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
-                                                                                 uuid: "u"))
+            return note.conflictReply()
         }
         let http = Self.http(server.baseURL)
         // The save goes out on the connection this call kept alive.
         _ = try http.account(named: "alice")
-        let result = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+        let result = try http.modifyRecords(note.save,
                                             in: Self.database())
         #expect(modifies.withLock { $0 } == 2, "sent twice")
         #expect(result.errors.isEmpty, "the repeat's conflict with its own first try is no error: \(result.errors)")
-        #expect(result.saved.map(\.recordID) == [id])
+        #expect(result.saved.map(\.recordID) == [note.id])
     }
 
     /// Without a 502 first, the same conflict is a conflict: only a repeat is reconciled.
     @Test func aConflictOnTheFirstTryStaysAConflict() throws {
-        let zone = ZoneID(zoneName: "Notes", ownerRecordName: ZoneID.currentUserOwner)
-        let id = RecordID(recordName: "n1", zoneID: zone)
-        let fields: [String: FieldValue] = ["title": .string("Hello")]
-        let stamp = ChangeStamp(timestamp: 1_700_000_000_000, userRecordName: Self.user, deviceID: "laptop")
-        let stored = Record(recordID: id, recordType: "Note", fields: fields,
-                            system: SystemFields(changeTag: "t1", created: stamp, modified: stamp))
+        let note = StoredNote()
         let server = try LoopbackServer { request in
             if request.path.hasSuffix("/users/current") { return Self.users() }
-            let conflict = CloudError(.serverRecordChanged, "exists", recordID: id, serverRecord: stored)
-            return WebServicesResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                       body: RecordsCodec.encodeModifyReplyBytes(ModifyResult(errors: [id: conflict]), desiredKeys: nil,
-                                                                                 uuid: "u"))
+            return note.conflictReply("exists")
         }
         let http = Self.http(server.baseURL)
         _ = try http.account(named: "alice")
-        let result = try http.modifyRecords(ModifyRequest(saves: [Record(recordID: id, recordType: "Note", fields: fields)]),
+        let result = try http.modifyRecords(note.save,
                                             in: Self.database())
-        #expect(result.errors[id]?.code == .serverRecordChanged)
+        #expect(result.errors[note.id]?.code == .serverRecordChanged)
     }
 }

@@ -79,6 +79,19 @@ struct ServeReadReplicaTests {
         return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? -1
     }
 
+    /// Queries r1 (every answer must have it) until the replica has served more than `count`
+    /// reads, at most 20 s; whether it did.
+    static func readUntilTheReplicaServes(_ fixture: ServeFixture, admin: String, position: String, moreThan count: Int) -> Bool {
+        let deadline = BackgroundProcess.now() + 20
+        while BackgroundProcess.now() < deadline {
+            let read = call(fixture, "records/query", body: query, position: position)
+            #expect(read.status == 200 && read.body.contains("\"r1\""), "\(read)")
+            if metric(fixture, admin: admin, servedByReplica) > count { return true }
+            usleep(150_000)
+        }
+        return false
+    }
+
     static let servedByReplica = #"cloudsync_replica_reads_total{served_by="replica"}"#
     static let behind = #"cloudsync_replica_fallbacks_total{reason="behind"}"#
     static let failed = #"cloudsync_replica_fallbacks_total{reason="failed"}"#
@@ -206,15 +219,8 @@ struct ServeReadReplicaTests {
         _ = try replica.execute("SELECT pg_wal_replay_resume()")
         #expect(try Self.waitForReplay(replica, to: Self.offset(seen)))
         // The open is tried again every 0.25 s: within a few reads the replica serves.
-        let deadline = BackgroundProcess.now() + 20
-        var served = false
-        while !served && BackgroundProcess.now() < deadline {
-            let read = Self.call(fixture, "records/query", body: Self.query, position: seen)
-            #expect(read.status == 200 && read.body.contains("\"r1\""), "\(read)")
-            served = Self.metric(fixture, admin: admin, Self.servedByReplica) > 0
-            if !served { usleep(100_000) }
-        }
-        #expect(served, "the replica serves once it has the tables")
+        #expect(Self.readUntilTheReplicaServes(fixture, admin: admin, position: seen, moreThan: 0),
+                "the replica serves once it has the tables")
         #expect(Self.metric(fixture, admin: admin, Self.failed) == 0)
         #expect(fixture.stop() == 0)
         let errors = BackgroundProcess.read(fixture.serverHome.file("err"))
@@ -273,15 +279,7 @@ struct ServeReadReplicaTests {
         // Back on the same port: within the backoff the replica serves again.
         let (second, _) = try ServeStoreOutageTests.startForwarder(folder, port: port, to: target)
         defer { second.kill(); second.wait() }
-        let deadline = BackgroundProcess.now() + 20
-        var servedAgain = false
-        while !servedAgain && BackgroundProcess.now() < deadline {
-            let read = Self.call(fixture, "records/query", body: Self.query, position: seen)
-            #expect(read.status == 200 && read.body.contains("\"r1\""), "\(read)")
-            servedAgain = Self.metric(fixture, admin: admin, Self.servedByReplica) > 1
-            if !servedAgain { usleep(200_000) }
-        }
-        #expect(servedAgain)
+        #expect(Self.readUntilTheReplicaServes(fixture, admin: admin, position: seen, moreThan: 1))
         #expect(fixture.stop() == 0)
         let errors = BackgroundProcess.read(fixture.serverHome.file("err"))
         #expect(errors.contains("failed") && errors.contains("answers again"), "\(errors)")
