@@ -262,9 +262,14 @@ extension DeviceStore {
             // The value is read straight into the result row (a join, not a scalar subquery,
             // whose result SQLite copies into another register with a terminator added: a
             // second copy of the ~55 KB label index in fresh heap, a dozen page faults).
+            // `sync_state` is scanned, not searched by its key (the unary `+`s): it holds a few
+            // rows per container, and a search compares the key with each row it visits by
+            // copying that row's whole record first when it overflows its page, so finding the
+            // label index copied all of it once more before reading it (~50,000 instructions).
+            // A scan reads `container` and `key` from the part of the row on the page.
             try connection.prepare("""
                 SELECT s.value, (SELECT txn_id FROM history WHERE container=?1 ORDER BY txn_id DESC LIMIT 1)
-                FROM (SELECT 1) LEFT JOIN sync_state s ON s.container=?1 AND s.key=?2
+                FROM (SELECT 1) LEFT JOIN sync_state s ON +s.container=?1 AND +s.key=?2
                 """).bind([container, key])
         }
         defer { statement.reset() }
