@@ -266,8 +266,10 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
     /// then every 50k. Only the columns the planner needs for the records' look-ups and scans
     /// are analysed (`analysedColumns`): sorting a sample of the `fields` text was most of the
     /// cost (about 190 ms for 64k rows, against 50 ms without it); autovacuum still analyses
-    /// every column on its own schedule. Best effort: a failure (a role that does not own the
-    /// table) changes nothing.
+    /// every column on its own schedule. `SKIP_LOCKED`: while another analysis holds the table
+    /// (autovacuum's, or another node's), this one is skipped rather than waited for with the
+    /// writer's connection. Best effort: a failure (a role that does not own the table)
+    /// changes nothing.
     func refreshStatisticsIfStale(_ connection: PostgresConnection) {
         do {
             guard let row = try connection.queryPrepared("""
@@ -281,7 +283,7 @@ final class PostgresCloudStorage: CloudStorage, WriteGrouping, @unchecked Sendab
             let modified = max(sinceOurs, Int64(ours))
             let tuples = max(row[1].double ?? 0, 0)
             guard Double(modified) >= max(1_000, min(3 * tuples, 50_000)) else { return }
-            try connection.execute("ANALYZE records(\(PostgresCloudStorage.analysedColumns))")
+            try connection.execute("ANALYZE (SKIP_LOCKED) records(\(PostgresCloudStorage.analysedColumns))")
             statisticsLock.withLock { _ in
                 rowsSinceAnalyze = 0
                 serverModifiedAtAnalyze = serverModified
