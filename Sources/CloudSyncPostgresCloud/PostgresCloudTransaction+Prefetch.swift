@@ -56,23 +56,32 @@ extension PostgresCloudTransaction {
 
     static let lockDatabaseSQL = "SELECT db_id, seq FROM databases WHERE container=$1 AND scope=$2 AND owner=$3 FOR UPDATE"
 
-    /// `findZone`'s writing look-up, the database found by its key ($1–$3), the zone by name ($4).
-    static let lockZoneByNameSQL = """
-        SELECT z.zone_id, z.atomic, z.seq, z.floor_seq, z.record_count,
-            EXISTS(SELECT 1 FROM shares s WHERE s.db_id=z.db_id AND s.zone_name=$4),
-            EXISTS(SELECT 1 FROM subscriptions s WHERE s.db_id=z.db_id
-                   AND (s.kind='database' OR s.zone_name=$4 OR (s.kind='query' AND s.zone_name IS NULL)))
-        FROM zones z
-        WHERE z.db_id=(SELECT db_id FROM databases WHERE container=$1 AND scope=$2 AND owner=$3)
-            AND z.name=$4 AND z.deleted=0 FOR UPDATE OF z
+    /// A database's ID by its key ($1–$3), as a subquery.
+    static let databaseIDByKey = "(SELECT db_id FROM databases WHERE container=$1 AND scope=$2 AND owner=$3)"
+
+    /// The live zone named `name` of the database `dbID` (SQL expressions), locked, with
+    /// whether it is shared and whether a subscription concerns its changes (`ZoneFacts`).
+    static func lockZoneSQL(dbID: String, name: String) -> String {
         """
+        SELECT z.zone_id, z.atomic, z.seq, z.floor_seq, z.record_count,
+            EXISTS(SELECT 1 FROM shares s WHERE s.db_id=z.db_id AND s.zone_name=\(name)),
+            EXISTS(SELECT 1 FROM subscriptions s WHERE s.db_id=z.db_id
+                   AND (s.kind='database' OR s.zone_name=\(name) OR (s.kind='query' AND s.zone_name IS NULL)))
+        FROM zones z WHERE z.db_id=\(dbID) AND z.name=\(name) AND z.deleted=0 FOR UPDATE OF z
+        """
+    }
+
+    /// `findZone`'s writing look-up: database $1, zone $2.
+    static let lockZoneByIDSQL = lockZoneSQL(dbID: "$1", name: "$2")
+
+    /// The same with the database found by its key ($1–$3), the zone by name ($4).
+    static let lockZoneByNameSQL = lockZoneSQL(dbID: databaseIDByKey, name: "$4")
 
     /// `prepareRecords`'s look-up, the database and the live zone found by key and name.
     static let recordsByZoneNameSQL = """
         SELECT \(recordColumns) FROM records
-        WHERE db_id=(SELECT db_id FROM databases WHERE container=$1 AND scope=$2 AND owner=$3)
-            AND zone_id=(SELECT zone_id FROM zones WHERE db_id=(SELECT db_id FROM databases
-                         WHERE container=$1 AND scope=$2 AND owner=$3) AND name=$4 AND deleted=0)
+        WHERE db_id=\(databaseIDByKey)
+            AND zone_id=(SELECT zone_id FROM zones WHERE db_id=\(databaseIDByKey) AND name=$4 AND deleted=0)
             AND name = ANY($5::text[])
         """
 }

@@ -150,13 +150,7 @@ struct PostgresCloudTransaction: CloudStorageTransaction {
             guard let row = known else { return nil }
             return try lockedZone(row, name: name, dbID: dbID)
         }
-        guard let row = try run("""
-            SELECT z.zone_id, z.atomic, z.seq, z.floor_seq, z.record_count,
-                EXISTS(SELECT 1 FROM shares s WHERE s.db_id=$1 AND s.zone_name=$2),
-                EXISTS(SELECT 1 FROM subscriptions s WHERE s.db_id=$1
-                       AND (s.kind='database' OR s.zone_name=$2 OR (s.kind='query' AND s.zone_name IS NULL)))
-            FROM zones z WHERE z.db_id=$1 AND z.name=$2 AND z.deleted=0 FOR UPDATE OF z
-            """, [.int64(dbID), .text(name)]).first else { return nil }
+        guard let row = try run(Self.lockZoneByIDSQL, [.int64(dbID), .text(name)]).first else { return nil }
         return try lockedZone(row, name: name, dbID: dbID)
     }
 
