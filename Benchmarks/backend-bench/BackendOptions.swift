@@ -16,6 +16,8 @@ struct BackendOptions {
     var replicaReads = 200
     var loadClients = 32
     var loadSaves = 200
+    /// `--load-only CLOUD`: one load (each client its own account) over that cloud alone, to profile it.
+    var loadOnly: String?
     var skipPaging = false
     var postgresURL: String?
     var cloudsync: String?
@@ -29,7 +31,8 @@ struct BackendOptions {
 
     static let usage = """
         usage: backend-bench [--quick] [--skip-1m] [--skip-postgres] [--skip-serve] [--hostile] [--paging]
-                             [--skip-paging] [--load] [--cluster] [--load-clients N] [--load-saves N] [--postgres URL]
+                             [--skip-paging] [--load] [--cluster] [--load-clients N] [--load-saves N] [--load-only CLOUD]
+                             [--postgres URL]
                              [--replicas] [--replica URL] [--replica-clients N] [--replica-reads N]
                              [--runs N] [--incremental-runs N] [--clients N] [--modifies N]
                              [--notifications N] [--cloudsync PATH] [--work-dir DIR] [--json-out FILE]
@@ -56,6 +59,8 @@ struct BackendOptions {
                                 serve over PostgreSQL (its connection pool) against SQLite, each
                                 client its own account, then all on one account: throughput ratio,
                                 p99, server CPU s per 1,000 saves and peak RSS
+          --load-only CLOUD     with --load: only the own-accounts load over CLOUD (sqlite or
+                                postgres), no ratio; to run under `perf record -a`
           --cluster             only the cluster part (issue 28): scripts/cluster start --nodes 2
                                 (PostgreSQL primary + replica, 2 serve nodes, HAProxy), then the
                                 --load-clients x --load-saves saves through the balancer against
@@ -109,6 +114,12 @@ struct BackendOptions {
             case "--replica-reads": replicaReads = try count(argument)
             case "--load-clients": loadClients = try count(argument)
             case "--load-saves": loadSaves = try count(argument)
+            case "--load-only":
+                let cloud = try value(argument)
+                guard ["sqlite", "postgres"].contains(cloud) else {
+                    throw BenchFailure("--load-only takes sqlite or postgres, got '\(cloud)'")
+                }
+                loadOnly = cloud
             case "--postgres": postgresURL = try value(argument)
             case "--cloudsync": cloudsync = try value(argument)
             case "--json-out": jsonOut = try value(argument)

@@ -49,6 +49,12 @@ struct LoadPart {
     func run() throws -> JSONValue {
         let clients = options.loadClients, saves = options.loadSaves
         var figures: [(String, JSONValue)] = []
+        if let only = options.loadOnly {
+            let cloud = only == "sqlite" ? "sqlite://" + work + "/load-only.sqlite"
+                : postgresURL + (postgresURL.contains("?") ? "&" : "?") + "schema=bl\(getpid())_only"
+            let outcome = try load(cloud: cloud, label: "\(only) own_accounts", clients: clients, saves: saves, oneAccount: false)
+            return .object([("only", .string(only)), ("own_accounts", outcome.json)])
+        }
         for (label, oneAccount) in [("own_accounts", false), ("one_account", true)] {
             let sqlite = try load(cloud: "sqlite://" + work + "/load-\(label).sqlite", label: "sqlite \(label)",
                                   clients: clients, saves: saves, oneAccount: oneAccount)

@@ -329,6 +329,7 @@ extension StorageBackedCloud {
             schemaCache.withLock { $0[key] = known }
         }
         var added = false
+        var unknown: [(field: String, type: FieldTypeName)] = []
         for (field, value) in fields {
             let type = value.typeName
             if let existing = known[field] {
@@ -337,23 +338,31 @@ extension StorageBackedCloud {
                                      "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
                 }
             } else {
-                let inserted = try tx.addSchemaFieldIfAbsent(container: container, recordType: recordType,
-                                                             field: field, type: type)
-                added = true
-                guard !inserted else {
-                    known[field] = type
-                    continue
-                }
-                // Another process added the field after this one read the schema.
-                let stored = try tx.schemaFieldType(container: container, recordType: recordType, field: field)
-                guard let existing = stored.flatMap({ FieldTypeName($0) }) else {
-                    throw CloudError(.internalError, "the schema of \(recordType) holds an unreadable type for field '\(field)'")
-                }
-                known[field] = existing
-                guard existing == type else {
-                    throw CloudError(.invalidArguments,
-                                     "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
-                }
+                unknown.append((field, type))
+            }
+        }
+        // New fields are inserted in name order: an insert waits for another writer's
+        // uncommitted row of the same field, and two writers adding the same fields in different
+        // orders (a dictionary's order is its own) would wait for each other until PostgreSQL's
+        // deadlock check broke the tie a second later.
+        unknown.sort { $0.field < $1.field }
+        for (field, type) in unknown {
+            let inserted = try tx.addSchemaFieldIfAbsent(container: container, recordType: recordType,
+                                                         field: field, type: type)
+            added = true
+            guard !inserted else {
+                known[field] = type
+                continue
+            }
+            // Another process added the field after this one read the schema.
+            let stored = try tx.schemaFieldType(container: container, recordType: recordType, field: field)
+            guard let existing = stored.flatMap({ FieldTypeName($0) }) else {
+                throw CloudError(.internalError, "the schema of \(recordType) holds an unreadable type for field '\(field)'")
+            }
+            known[field] = existing
+            guard existing == type else {
+                throw CloudError(.invalidArguments,
+                                 "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
             }
         }
         if added { schemaCache.withLock { $0[key] = known } }
