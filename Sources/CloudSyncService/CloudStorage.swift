@@ -115,6 +115,13 @@ public protocol CloudStorageTransaction {
     /// `prepareRecords` that follow then answer from what it read. A hint: a storage that
     /// ignores it (the default, SQLite's) stays correct.
     func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws
+    /// Confirms in this write transaction that the credential `id` is in force (stored, not
+    /// revoked), throwing `notAuthenticated` otherwise (`CredentialConfirmation`). A storage may
+    /// send the check with its next statement (before any write) and answer it there;
+    /// `settleCredentialCheck` then answers one still unsent. The default checks at once.
+    func expectCredentialInForce(id: String) throws
+    /// Answers a credential check `expectCredentialInForce` left unsent (the default: none).
+    func settleCredentialCheck() throws
     /// A record row (live or tombstone) of a zone.
     func loadRecord(_ name: String, zone: ZoneRow, dbID: Int64, zoneID: ZoneID) throws -> StoredRecord?
     /// Writes a record row. `ifAbsent`: only when no row of that name (live or tombstone)
@@ -302,6 +309,14 @@ extension CloudStorageTransaction {
 
     /// Does nothing: the rows are read when asked for.
     public func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws {}
+
+    /// Reads the credential's row now.
+    public func expectCredentialInForce(id: String) throws {
+        guard let row = try credential(id: id), row.revoked == nil else { throw CredentialConfirmation.noLongerInForce(id) }
+    }
+
+    /// Nothing is left: `expectCredentialInForce` checked at once.
+    public func settleCredentialCheck() throws {}
 
     /// The new total, compared with `limit`.
     public func addUsage(_ delta: Int64, payer: String, limit: Int64) throws {

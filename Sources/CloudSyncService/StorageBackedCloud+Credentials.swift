@@ -65,7 +65,10 @@ extension StorageBackedCloud {
             let revoked = try tx.revokeCredential(id: id, at: now)
             return (revoked, revoked ? nil : try tx.credential(id: id))
         }
-        if revoked { return }
+        if revoked {
+            forgetCachedCredential(id: id)
+            return
+        }
         if existing != nil { throw CloudError(.unknownItem, "token or key \(NameRules.quoted(id)) was revoked already") }
         throw CloudError(.unknownItem, "no token or key with ID \(NameRules.quoted(id))")
     }
@@ -78,7 +81,10 @@ extension StorageBackedCloud {
 
     /// What a bearer token is: in force (its use noted), revoked, or unknown.
     public func check(token: String) throws(CloudError) -> CredentialCheck {
-        try check(try readOne({ tx in try tx.credential(secret: Self.tokenHash(token), kind: .token) }))
+        let hash = Self.tokenHash(token)
+        let check = try check(try readOne({ tx in try tx.credential(secret: hash, kind: .token) }))
+        if confirmsCredentialsInWrites { rememberTokenCheck(check, hash: hash) }
+        return check
     }
 
     /// The server-to-server key in force with this key ID, or nil.

@@ -43,7 +43,9 @@ extension StorageBackedCloud {
             if savesByZone[name] == nil && deletesByZone[name] == nil { zoneOrder.append(name) }
             deletesByZone[name, default: []].append(contentsOf: run)
         }
+        let confirmation = CredentialConfirmation.current
         return try write(database: databaseKey(request)) { tx in
+            if let confirmation { try tx.expectCredentialInForce(id: confirmation.credentialID) }
             if let sharedCaller {
                 for zoneName in sharedZones.sorted() { try requireSharedWrite(sharedCaller, zoneName: zoneName, tx) }
             } else if zoneOrder.count == 1, let zoneName = zoneOrder.first {
@@ -66,6 +68,10 @@ extension StorageBackedCloud {
                                request: request, into: &result, bytes: &bytes, tx)
             }
             try charge(bytes, for: request, tx)
+            if let confirmation {
+                try tx.settleCredentialCheck()
+                confirmation.confirm()
+            }
             return result
         }
     }

@@ -30,6 +30,8 @@ open class StorageBackedCloud: CloudService, @unchecked Sendable {
     let userRecordNames = Mutex<[String: String]>([:])
     /// The most names `userRecordNames` keeps before it starts over.
     static let userRecordNameCacheSize = 10_000
+    /// Tokens found in force, by hash (`StorageBackedCloud+CredentialCache.swift`).
+    let credentialCache = Mutex<[String: CredentialRow]>([:])
 
     /// The service over `storage`.
     public init(storage: any CloudStorage, clock: @escaping CloudClock = systemClock) {

@@ -11,6 +11,10 @@ public struct StorageCapabilities {
     public var figures: (any CloudStorageFigures)?
     /// How many writes each group commit carried (`serve`'s log).
     public var writeGrouping: (any WriteGrouping)?
+    /// Write transactions confirm a credential at no extra round trip
+    /// (`CloudStorageTransaction.expectCredentialInForce`): requests to modify records may be
+    /// admitted on a token this process found in force before (`CredentialConfirmation`).
+    public var confirmsCredentialsInWrites = false
 
     /// A storage offering the capabilities given (none by default).
     public init(checking: (any CloudStorageChecking)? = nil, copying: (any CloudStorageCopying)? = nil,

@@ -41,6 +41,10 @@ public struct AssetGrantAuthenticator: WebServicesAuthenticator {
         return Caller(account: grant.account, standing: .credential(isAdmin: false))
     }
 
+    public func confirm(_ credential: PrecheckedCredential) throws(CloudError) -> CredentialRefusal? {
+        try base.confirm(credential)
+    }
+
     public func admission(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialAdmission {
         guard Self.carriesGrant(query) else { return base.admission(path: path, query: query, headers: headers) }
         return precheck(path: path, query: query, headers: headers).map(CredentialAdmission.refused) ?? .admitted(nil)

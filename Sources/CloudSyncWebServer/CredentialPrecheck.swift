@@ -86,6 +86,11 @@ extension StoredCredentialAuthenticator {
             return .refused(.incompleteSignature)
         case .token(let token):
             guard PresentedCredential.isPlausible(token) else { return .refused(.malformedToken) }
+            // A records modify on a token found in force before: its write confirms it.
+            if path.hasSuffix(Self.confirmedByItsWrite), service.confirmsCredentialsInWrites,
+               let row = service.cachedTokenCredential(token) {
+                return .admitted(PrecheckedCredential(kind: .token, token: token, row: row, confirmedLater: true))
+            }
             do {
                 return Self.admission(try service.check(token: token), unknown: .unknownToken, revoked: .revokedToken,
                                       noting: (.token, token))
@@ -102,6 +107,10 @@ extension StoredCredentialAuthenticator {
             return .refused(.missing)
         }
     }
+
+    /// The endpoint admitted on a cached token (`CredentialConfirmation`): the one whose work
+    /// is a write transaction, which confirms the token with its first reads.
+    static let confirmedByItsWrite = "/records/modify"
 
     /// The admission a credential check calls for: refused unless it is in force; a token in
     /// force is noted (`noting`) for `caller`.

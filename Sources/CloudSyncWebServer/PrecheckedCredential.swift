@@ -17,6 +17,18 @@ public struct PrecheckedCredential: Sendable, Hashable {
     public let token: String
     /// Its stored row, in force when the head was judged.
     public let row: CredentialRow
+    /// Found in this process's cache, not in the store: the request's write confirms it, or
+    /// `WebServicesAuthenticator.confirm` does before the request is answered
+    /// (`CredentialConfirmation`).
+    public let confirmedLater: Bool
+
+    /// `token` presented as `kind`, found in force as `row` (in the cache: `confirmedLater`).
+    public init(kind: Kind, token: String, row: CredentialRow, confirmedLater: Bool = false) {
+        self.kind = kind
+        self.token = token
+        self.row = row
+        self.confirmedLater = confirmedLater
+    }
 
     /// The row, when this is the check of `token` presented as `kind`.
     func row(for kind: Kind, _ token: String) -> CredentialRow? {

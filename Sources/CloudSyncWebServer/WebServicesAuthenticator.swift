@@ -21,12 +21,21 @@ public protocol WebServicesAuthenticator: Sendable {
     /// is not looked up again (the default ignores it).
     func caller(method: String, path: String, query: [(String, String)], headers: [(String, String)],
                 body: [UInt8], prechecked: PrecheckedCredential?) throws(CloudError) -> Caller?
+    /// Looks up in the store a credential `admission` took from a cache (`confirmedLater`) and
+    /// no write confirmed: its refusal when it is no longer in force, nil when it is (or was
+    /// confirmed already); throws `serviceUnavailable` when the store cannot be read.
+    func confirm(_ credential: PrecheckedCredential) throws(CloudError) -> CredentialRefusal?
 }
 
 extension WebServicesAuthenticator {
     /// `precheck`'s verdict, noting no credential.
     public func admission(path: String, query: [(String, String)], headers: [(String, String)]) -> CredentialAdmission {
         precheck(path: path, query: query, headers: headers).map(CredentialAdmission.refused) ?? .admitted(nil)
+    }
+
+    /// Nothing to confirm: the default `admission` caches nothing.
+    public func confirm(_ credential: PrecheckedCredential) throws(CloudError) -> CredentialRefusal? {
+        nil
     }
 
     /// `caller` without the pre-check's credential.
@@ -89,6 +98,12 @@ public struct StoredCredentialAuthenticator: WebServicesAuthenticator {
         case .serverKey, .notBearer, .none:
             return nil
         }
+    }
+
+    public func confirm(_ credential: PrecheckedCredential) throws(CloudError) -> CredentialRefusal? {
+        guard credential.confirmedLater, credential.kind == .token else { return nil }
+        let check = try readingStore { () throws(CloudError) in try service.check(token: credential.token) }
+        return Self.admission(check, unknown: .unknownToken, revoked: .revokedToken).refusal
     }
 
     /// `body`'s result; a store that fails becomes `serviceUnavailable` with `retryAfter`.

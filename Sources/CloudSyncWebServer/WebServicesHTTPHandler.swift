@@ -38,10 +38,11 @@ public struct WebServicesHTTPHandler: HTTPHandler {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let query = request.query.map { ($0.name, $0.value) }
         let headers = request.headers.map { ($0.name, $0.value) }
+        let prechecked = request.admissionNote as? PrecheckedCredential
         let caller: Caller?
         do {
             caller = try authenticator.caller(method: request.method, path: request.path, query: query, headers: headers,
-                                              body: request.body, prechecked: request.admissionNote as? PrecheckedCredential)
+                                              body: request.body, prechecked: prechecked)
         } catch {
             return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
                             account: nil)
@@ -54,9 +55,22 @@ public struct WebServicesHTTPHandler: HTTPHandler {
             let refusal = authenticator.precheck(path: request.path, query: query, headers: headers) ?? .badSignature
             return handler.refusalResponse(refusal)
         }
+        // A token admitted from the cache: the request's write confirms it, else it is looked
+        // up now, before anything is answered.
+        let confirmation = prechecked.flatMap { $0.confirmedLater ? CredentialConfirmation(credentialID: $0.row.id) : nil }
         let answer = limitingLongPolls(request, account: caller.account) {
-            handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
-                                              headers: headers, body: request.body, caller: caller))
+            CredentialConfirmation.$current.withValue(confirmation) {
+                handler.handle(WebServicesRequest(method: request.method, path: request.path, query: query,
+                                                  headers: headers, body: request.body, caller: caller))
+            }
+        }
+        if let confirmation, let prechecked, !confirmation.isConfirmed {
+            do {
+                if let refusal = try authenticator.confirm(prechecked) { return handler.refusalResponse(refusal) }
+            } catch {
+                return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
+                                account: nil)
+            }
         }
         return response(answer, account: caller.account.isEmpty ? "(api token)" : caller.account)
     }

@@ -1,0 +1,39 @@
+import CloudSyncCore
+import Synchronization
+
+/// A credential that a request was admitted on from this process's cache
+/// (`StorageBackedCloud.cachedTokenCredential`), not yet confirmed in the store: the write
+/// transaction that works for the request confirms it (`CloudStorageTransaction.expectCredentialInForce`),
+/// so that a revocation committed before that transaction refuses the request, and a storage
+/// whose every statement is a network round trip sends the check with the transaction's first
+/// reads instead of on its own. What no write confirmed is checked before the request is
+/// answered (`WebServicesHTTPHandler`).
+///
+/// Bound for the request's work with `CredentialConfirmation.$current.withValue(_:operation:)`
+/// (a task-local value: on the request's thread); a call that writes reads it on that thread
+/// and carries it into its transaction, which may run on another (a group commit's lane).
+public final class CredentialConfirmation: Sendable {
+    /// The stored credential's ID.
+    public let credentialID: String
+    private let state = Atomic<Bool>(false)
+
+    /// The credential (its ID) to confirm.
+    public init(credentialID: String) {
+        self.credentialID = credentialID
+    }
+
+    /// Whether a transaction found the credential in force.
+    public var isConfirmed: Bool { state.load(ordering: .acquiring) }
+
+    /// Notes that a transaction found the credential in force.
+    func confirm() { state.store(true, ordering: .releasing) }
+
+    /// The confirmation the current request owes, if it was admitted from the cache.
+    @TaskLocal public static var current: CredentialConfirmation?
+
+    /// The refusal of a credential that is no longer in force (revoked or removed since it was
+    /// cached); the request is then answered as one presenting a revoked credential.
+    public static func noLongerInForce(_ id: String) -> CloudError {
+        CloudError(.notAuthenticated, "the credential \(id) is no longer in force")
+    }
+}
