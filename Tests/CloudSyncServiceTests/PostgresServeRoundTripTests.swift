@@ -45,14 +45,27 @@ struct PostgresServeRoundTripTests {
         #expect(result.saved.count == 1 && result.errors.isEmpty)
     }
 
-    @Test func aSaveOnAKnownTokenCostsTwoRoundTrips() throws {
+    /// A fresh cloud, alice's token, a serve presenting it, zone Z and one save ("warm"): the
+    /// token is in the serve's cache from then on.
+    func servedAfterOneSave() throws -> (CloudFixture, PostgresCloud, (credential: CredentialRow, token: String), Served) {
         let f = try CloudBackend.postgres.make()
         let cloud = try #require(f.cloud as? PostgresCloud)
         let made = try cloud.createToken(account: "alice", admin: false)
         let served = try serve(cloud, token: made.token, f)
-        defer { served.server.stop() }
         _ = try served.client.saveZones([ZoneSpec(name: "Z", atomic: false)], in: served.request)
         try save("warm", served)
+        return (f, cloud, made, served)
+    }
+
+    func expectRefusedAsRevoked(_ name: String, _ served: Served) throws {
+        let error = cloudError { try save(name, served) }
+        #expect(error?.code == .notAuthenticated, "\(String(describing: error))")
+        #expect(error?.reason.contains("revoked") == true, "\(error?.reason ?? "")")
+    }
+
+    @Test func aSaveOnAKnownTokenCostsTwoRoundTrips() throws {
+        let (f, cloud, made, served) = try servedAfterOneSave()
+        defer { served.server.stop() }
         let start = cloud.roundTrips
         try save("one", served)
         // BEGIN with the token's check and the database, zone and record read, then the row,
@@ -62,28 +75,19 @@ struct PostgresServeRoundTripTests {
 
         // Revoked here: refused at once, from the head.
         try cloud.revokeCredential(id: made.credential.id)
-        let error = cloudError { try save("two", served) }
-        #expect(error?.code == .notAuthenticated, "\(String(describing: error))")
-        #expect(error?.reason.contains("revoked") == true, "\(error?.reason ?? "")")
+        try expectRefusedAsRevoked("two", served)
     }
 
     /// Another node (another cloud over the same store) revokes the token this serve has in its
     /// cache: the next save is refused as revoked, by its own write's confirmation, and writes
     /// nothing; so is a modify whose body would have failed on its own.
     @Test func aTokenRevokedByAnotherNodeIsRefusedByTheWriteAndWritesNothing() throws {
-        let f = try CloudBackend.postgres.make()
-        let cloud = try #require(f.cloud as? PostgresCloud)
-        let made = try cloud.createToken(account: "alice", admin: false)
-        let served = try serve(cloud, token: made.token, f)
+        let (f, _, made, served) = try servedAfterOneSave()
         defer { served.server.stop() }
-        _ = try served.client.saveZones([ZoneSpec(name: "Z", atomic: false)], in: served.request)
-        try save("warm", served)
         let otherNode = try PostgresCloud(url: f.location)
         try otherNode.revokeCredential(id: made.credential.id)
 
-        let error = cloudError { try save("after", served) }
-        #expect(error?.code == .notAuthenticated, "\(String(describing: error))")
-        #expect(error?.reason.contains("revoked") == true, "\(error?.reason ?? "")")
+        try expectRefusedAsRevoked("after", served)
         #expect(try f.allChanges("Z", since: nil, served.request).changed.map(\.recordID.recordName) == ["warm"])
 
         // A body that fails before any write (no such zone) gets the same refusal, not its own error.
