@@ -38,7 +38,7 @@ extension PostgresCloudTransaction {
     }
 
     func setCredentialLastUsed(id: String, at time: Int64) throws {
-        try run("UPDATE credentials SET last_used_ms=$1 WHERE id=$2", [.int64(time), .text(id)])
+        try run("UPDATE credentials SET last_used_ms=$1 WHERE id=$2 AND revoked_ms IS NULL", [.int64(time), .text(id)])
     }
 
     func containerAdministrators(container: String) throws -> [String] {

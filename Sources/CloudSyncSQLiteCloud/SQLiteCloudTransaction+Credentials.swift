@@ -38,7 +38,7 @@ extension SQLiteCloudTransaction {
     }
 
     func setCredentialLastUsed(id: String, at time: Int64) throws {
-        try connection.run("UPDATE credentials SET last_used_ms=? WHERE id=?", time, id)
+        try connection.run("UPDATE credentials SET last_used_ms=? WHERE id=? AND revoked_ms IS NULL", time, id)
     }
 
     func containerAdministrators(container: String) throws -> [String] {

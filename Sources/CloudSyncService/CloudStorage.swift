@@ -273,7 +273,8 @@ public protocol CloudStorageTransaction {
     func allCredentials() throws -> [CredentialRow]
     /// Marks a credential in force as revoked at `time`; false when there is none in force with this ID.
     func revokeCredential(id: String, at time: Int64) throws -> Bool
-    /// Records when a credential last authenticated a request.
+    /// Records when a credential last authenticated a request; nothing for one revoked (a
+    /// request admitted from a cache before it was revoked elsewhere is refused, not a use).
     func setCredentialLastUsed(id: String, at time: Int64) throws
 
     // MARK: Administrators and used signatures

@@ -12,11 +12,14 @@ extension StorageBackedCloud {
     public var confirmsCredentialsInWrites: Bool { storage.storageCapabilities.confirmsCredentialsInWrites }
 
     /// The token's credential as this process last found it in force, its use noted (at most
-    /// once a second, as `check(token:)` does); nil when it is not cached (or the note fails).
+    /// once a second, as `check(token:)` does); nil when it is not cached (or the note fails),
+    /// or when its account's user record name is not known here (`account(named:)` would then
+    /// make the account, a write before the one that confirms the token).
     /// The caller must have the credential confirmed (`CredentialConfirmation`) before it answers.
     public func cachedTokenCredential(_ token: String) -> CredentialRow? {
         let hash = Self.tokenHash(token)
-        guard var row = credentialCache.withLock({ $0[hash] }), row.revoked == nil else { return nil }
+        guard var row = credentialCache.withLock({ $0[hash] }), row.revoked == nil,
+              userRecordNames.withLock({ $0[row.account] }) != nil else { return nil }
         let now = clock()
         if row.lastUsed.map({ now - $0 >= 1_000 }) ?? true {
             do { try noteUsed(row) } catch { return nil }

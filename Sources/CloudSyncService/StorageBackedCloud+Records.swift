@@ -46,11 +46,16 @@ extension StorageBackedCloud {
         let confirmation = CredentialConfirmation.current
         return try write(database: databaseKey(request)) { tx in
             if let confirmation { try tx.expectCredentialInForce(id: confirmation.credentialID) }
-            if let sharedCaller {
-                for zoneName in sharedZones.sorted() { try requireSharedWrite(sharedCaller, zoneName: zoneName, tx) }
-            } else if zoneOrder.count == 1, let zoneName = zoneOrder.first {
+            if sharedCaller == nil, zoneOrder.count == 1, let zoneName = zoneOrder.first {
                 let names = (savesByZone[zoneName] ?? []).map(\.recordID.recordName) + (deletesByZone[zoneName] ?? []).map(\.recordName)
                 try tx.expectModify(databaseKey(request), zone: zoneName, records: names)
+            }
+            // A check no first reads carried (several zones, a participant's call) is answered
+            // now, before anything is locked or written: a token no longer in force must not
+            // leave even an uncommitted schema field in this process's cache for others to meet.
+            if confirmation != nil { try tx.settleCredentialCheck() }
+            if let sharedCaller {
+                for zoneName in sharedZones.sorted() { try requireSharedWrite(sharedCaller, zoneName: zoneName, tx) }
             }
             let db = try ensureDatabase(request, tx)
             var result = ModifyResult()
@@ -68,10 +73,7 @@ extension StorageBackedCloud {
                                request: request, into: &result, bytes: &bytes, tx)
             }
             try charge(bytes, for: request, tx)
-            if let confirmation {
-                try tx.settleCredentialCheck()
-                confirmation.confirm()
-            }
+            confirmation?.confirm()
             return result
         }
     }
