@@ -183,6 +183,34 @@ struct CachedTokenRevocationTests {
         #expect(try names("Z", f, bobRequest) == ["b1", "b2", "b3"])
     }
 
+    /// A cached token whose row is gone from the store (removed by hand, a store restored from
+    /// before it was made): a modify of one zone (the check sent with its first reads) and one
+    /// of two zones (the check answered on its own) are refused as unknown, and write nothing.
+    @Test func aCachedTokenWhoseRowIsGoneIsRefusedAsUnknown() throws {
+        let f = try CloudBackend.postgres.make()
+        let node = try PostgresCloud(url: f.location)
+        let made = [try node.createToken(account: "alice", admin: false), try node.createToken(account: "alice", admin: false)]
+        let served = try serve(node)
+        defer { served.server.stop() }
+        let request = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z1", atomic: false), ZoneSpec(name: "Z2", atomic: false)], in: request)
+        for (index, token) in made.enumerated() {
+            expectSaved(send(served.port, path: modifyPath(f), token: token.token, body: creating(["Z1/a\(index)"])))
+        }
+        let url = try PostgresURL(f.location)
+        let connection = try PostgresConnection(url)
+        try connection.execute("SET search_path TO \"\(try #require(url.schema))\"")
+        try connection.execute("DELETE FROM credentials WHERE account = 'alice'")
+
+        for (token, body) in zip(made.map(\.token), [creating(["Z1/b"]), creating(["Z1/c", "Z2/d"])]) {
+            let reply = send(served.port, path: modifyPath(f), token: token, body: body)
+            #expect(reply.hasPrefix("HTTP/1.1 401"), "\(reply)")
+            #expect(reply.contains("AUTHENTICATION_FAILED") && reply.contains("the token is unknown"), "\(reply)")
+        }
+        #expect(try names("Z1", f, request) == ["a0", "a1"])
+        #expect(try names("Z2", f, request) == [])
+    }
+
     /// A revoked token's modify spanning two zones, held (by a lock on its second zone) after
     /// its first zone's save added a new field to the schema: another account saving that field
     /// with another type meanwhile is not refused on the revoked request's field (which is
