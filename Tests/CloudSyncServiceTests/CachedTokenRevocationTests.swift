@@ -211,6 +211,34 @@ struct CachedTokenRevocationTests {
         #expect(try names("Z2", f, request) == [])
     }
 
+    /// A participant's save into the owner's shared zone (the shared database, run on the
+    /// owner's view, whose write permission is checked in the write): the participant's token
+    /// revoked on another node is refused, and the owner's zone is left as it was.
+    @Test func aRevokedParticipantWritesNothingInTheOwnersZone() throws {
+        let f = try CloudBackend.postgres.make()
+        let sharing = try #require(f.cloud as? StorageBackedCloud)
+        let node = try PostgresCloud(url: f.location)
+        let otherNode = try PostgresCloud(url: f.location)
+        let bob = try node.createToken(account: "bob", admin: false)
+        let served = try serve(node)
+        defer { served.server.stop() }
+        let owner = try f.request("alice"), participant = try f.request("bob", .shared)
+        _ = try f.cloud.saveZones([ZoneSpec(name: "S", atomic: false)], in: owner)
+        let share = try sharing.saveShare(zoneName: "S", title: nil, publicPermission: nil, in: owner)
+        _ = try sharing.addParticipants(["bob"], permission: .readWrite, zoneName: "S", in: owner)
+        _ = try sharing.acceptShare(url: share.url, in: participant)
+        let path = "/database/1/\(f.container)/development/shared/records/modify"
+        func body(_ name: String) -> String {
+            #"{"zoneID":{"zoneName":"S","ownerRecordName":"\#(owner.userRecordName)"},"operations":[{"operationType":"create","#
+                + #""record":{"recordName":"\#(name)","recordType":"Note","fields":{"i":{"value":1,"type":"INT64"}}}}]}"#
+        }
+        expectSaved(send(served.port, path: path, token: bob.token, body: body("byBob")))
+        try otherNode.revokeCredential(id: bob.credential.id)
+
+        expectRevokedRefusal(send(served.port, path: path, token: bob.token, body: body("afterRevocation")))
+        #expect(try names("S", f, owner).filter { !$0.hasPrefix("cloudkit.") } == ["byBob"])
+    }
+
     /// A revoked token's modify spanning two zones, held (by a lock on its second zone) after
     /// its first zone's save added a new field to the schema: another account saving that field
     /// with another type meanwhile is not refused on the revoked request's field (which is
