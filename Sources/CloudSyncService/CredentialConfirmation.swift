@@ -28,6 +28,12 @@ public final class CredentialConfirmation: Sendable {
     /// Notes that a transaction found the credential in force.
     func confirm() { state.store(true, ordering: .releasing) }
 
+    /// Forgets a confirmation as the write runs (again): a run that confirmed and was rolled
+    /// back (a group's first run before its savepoints, a transaction retried after a deadlock)
+    /// confirms nothing, and a rerun refused by the check leaves the request to be looked up
+    /// (and answered the 401 refusal), not answered with the write's own error.
+    func reset() { state.store(false, ordering: .releasing) }
+
     /// The confirmation the current request owes, if it was admitted from the cache.
     @TaskLocal public static var current: CredentialConfirmation?
 

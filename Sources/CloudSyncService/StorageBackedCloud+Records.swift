@@ -45,7 +45,10 @@ extension StorageBackedCloud {
         }
         let confirmation = CredentialConfirmation.current
         return try write(database: databaseKey(request)) { tx in
-            if let confirmation { try tx.expectCredentialInForce(id: confirmation.credentialID) }
+            if let confirmation {
+                confirmation.reset()
+                try tx.expectCredentialInForce(id: confirmation.credentialID)
+            }
             if sharedCaller == nil, zoneOrder.count == 1, let zoneName = zoneOrder.first {
                 let names = (savesByZone[zoneName] ?? []).map(\.recordID.recordName) + (deletesByZone[zoneName] ?? []).map(\.recordName)
                 try tx.expectModify(databaseKey(request), zone: zoneName, records: names)

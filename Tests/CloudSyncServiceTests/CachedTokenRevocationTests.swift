@@ -239,6 +239,57 @@ struct CachedTokenRevocationTests {
         #expect(try names("S", f, owner).filter { !$0.hasPrefix("cloudkit.") } == ["byBob"])
     }
 
+    /// Clients saving on one cached token (their writes grouped) while another node revokes it,
+    /// three times over: every request sent after the revocation returned is refused as
+    /// revoked, every other is saved or refused the same way (never with the write's own error:
+    /// a confirmation of a group's first run, rolled back, and a refusal in its rerun was
+    /// answered 421 AUTHENTICATION_REQUIRED naming the credential), and exactly the records of
+    /// the saves answered 200 are stored (a refused save wrote nothing).
+    @Test func savesRacingARevocationOnAnotherNode() throws {
+        let f = try CloudBackend.postgres.make()
+        let node = try PostgresCloud(url: f.location, connections: 2)
+        let otherNode = try PostgresCloud(url: f.location)
+        let served = try serve(node)
+        defer { served.server.stop() }
+        let request = try f.request("alice")
+        _ = try f.cloud.saveZones([ZoneSpec(name: "Z", atomic: false)], in: request)
+        var stored: [String] = []
+        for round in 0..<3 {
+            let made = try node.createToken(account: "alice", admin: false)
+            expectSaved(send(served.port, path: modifyPath(f), token: made.token, body: creating(["Z/warm\(round)"])))
+            stored.append("warm\(round)")
+            let revoked = Atomic<Bool>(false)
+            /// Each save: its record, whether it was sent after the revocation returned, its reply.
+            let outcomes = Mutex<[(name: String, afterRevocation: Bool, reply: String)]>([])
+            let clients = (0..<6).map { client in
+                startThread {
+                    var refusedAfter = 0
+                    var index = 0
+                    while refusedAfter < 3 && index < 2_000 {
+                        let name = "r\(round)-c\(client)-\(index)"
+                        index += 1
+                        let after = revoked.load(ordering: .acquiring)
+                        let reply = send(served.port, path: modifyPath(f), token: made.token, body: creating(["Z/\(name)"]))
+                        outcomes.withLock { $0.append((name, after, reply)) }
+                        if after { refusedAfter += 1 }
+                    }
+                }
+            }
+            // Revoked once the clients have saved a few times (so that the saves run on the cached token).
+            while outcomes.withLock({ $0.count }) < 30 { usleep(5_000) }
+            try otherNode.revokeCredential(id: made.credential.id)
+            revoked.store(true, ordering: .releasing)
+            for client in clients { pthread_join(client, nil) }
+
+            let all = outcomes.withLock { $0 }
+            for outcome in all where outcome.afterRevocation { expectRevokedRefusal(outcome.reply) }
+            let other = all.filter { !$0.reply.hasPrefix("HTTP/1.1 200") && !$0.reply.contains("the token was revoked") }
+            #expect(other.isEmpty, "\(other.map { "\($0.name) after: \($0.afterRevocation)\n\($0.reply)" })")
+            stored += all.filter { $0.reply.hasPrefix("HTTP/1.1 200") }.map(\.name)
+        }
+        #expect(try names("Z", f, request) == stored.sorted())
+    }
+
     /// A revoked token's modify spanning two zones, held (by a lock on its second zone) after
     /// its first zone's save added a new field to the schema: another account saving that field
     /// with another type meanwhile is not refused on the revoked request's field (which is
