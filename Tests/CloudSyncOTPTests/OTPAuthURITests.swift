@@ -61,6 +61,17 @@ struct OTPAuthURITests {
 
     /// The fuzzer's find (`otpauth://totp/::?secret=…`): an account that holds ':' with no issuer
     /// was written as `%3A`, which reads back as the separator, leaving no account.
+    /// A fuzzer's find: an empty label and a `name` of one space (`+`) made a token whose URI
+    /// (label `%20`) did not parse back. A name of spaces alone is no name, like a label.
+    @Test func aNameOfSpacesAloneIsNoName() throws {
+        #expect(throws: OTPError.self) {
+            try OTPAuthURI.parse("otpauth://totp/?secret=HX%20DMVaaaaaaaaGFTMXBO&name=+")
+        }
+        let named = try OTPAuthURI.parse("otpauth://totp/?secret=JBSWY3DPEHPK3PXP&name=+Work+")
+        #expect(named.name == "Work")
+        #expect(try OTPAuthURI.parse(OTPAuthURI.format(named)).name == "Work")
+    }
+
     @Test func anAccountWithAColonAndNoIssuerRoundTrips() throws {
         for label in ["::", ":a:b", "%3Aa%3Ab"] {
             let token = try OTPAuthURI.parse("otpauth://totp/\(label)?secret=JBSWY3DPEHPK3PXP")
