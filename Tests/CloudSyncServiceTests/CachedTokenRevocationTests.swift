@@ -26,6 +26,14 @@ struct CachedTokenRevocationTests {
     }
 
     /// A serve over `node` (with the asset grants and the console's authenticator as `serve` has them).
+    /// A fresh store, the node the test serves (`node`: its clock and pool) and another node
+    /// over the same store (`otherNode`, which revokes).
+    func twoNodes(clock: @escaping CloudClock = systemClock,
+                  connections: Int? = nil) throws -> (f: CloudFixture, node: PostgresCloud, otherNode: PostgresCloud) {
+        let f = try CloudBackend.postgres.make()
+        return (f, try PostgresCloud(url: f.location, clock: clock, connections: connections), try PostgresCloud(url: f.location))
+    }
+
     func serve(_ node: PostgresCloud) throws -> (server: HTTPServer, port: UInt16) {
         let authenticator = AssetGrantAuthenticator(base: StoredCredentialAuthenticator(service: node),
                                                     grants: AssetGrants(service: node, publicURL: nil, scheme: "http"))
@@ -73,9 +81,7 @@ struct CachedTokenRevocationTests {
     /// no account row for the token's account (the account look-up comes before the write that
     /// would have refused the token).
     @Test func aRevokedCachedTokenMakesNoAccount() throws {
-        let f = try CloudBackend.postgres.make()
-        let node = try PostgresCloud(url: f.location)
-        let otherNode = try PostgresCloud(url: f.location)
+        let (f, node, otherNode) = try twoNodes()
         let made = try otherNode.createToken(account: "eve", admin: false)
         let served = try serve(node)
         defer { served.server.stop() }
@@ -92,10 +98,8 @@ struct CachedTokenRevocationTests {
     /// A token revoked on another node is refused by the write, and its use is not noted on
     /// its revoked row (`token list` and the row's `last_used_ms` show no use after revocation).
     @Test func aRevokedCachedTokenIsNotNotedAsUsed() throws {
-        let f = try CloudBackend.postgres.make()
         let clock = MovableClock()
-        let node = try PostgresCloud(url: f.location, clock: clock.read)
-        let otherNode = try PostgresCloud(url: f.location)
+        let (f, node, otherNode) = try twoNodes(clock: clock.read)
         let made = try node.createToken(account: "alice", admin: false)
         let served = try serve(node)
         defer { served.server.stop() }
@@ -118,9 +122,7 @@ struct CachedTokenRevocationTests {
     /// answered before COMMIT, after the records, the zones' counters and the ledger's entry
     /// were written in the transaction): refused, and none of it is left.
     @Test func aRevokedCachedTokenWritesNothingAcrossZones() throws {
-        let f = try CloudBackend.postgres.make()
-        let node = try PostgresCloud(url: f.location)
-        let otherNode = try PostgresCloud(url: f.location)
+        let (f, node, otherNode) = try twoNodes()
         let made = try node.createToken(account: "alice", admin: false)
         let served = try serve(node)
         defer { served.server.stop() }
@@ -140,10 +142,8 @@ struct CachedTokenRevocationTests {
     /// one presenting a token revoked on another node: that one is refused and writes nothing,
     /// the other is saved and answered as if alone (neither confirms nor refuses the other).
     @Test func aRevokedTokenInAGroupCommitRefusesOnlyItsOwnWrite() throws {
-        let f = try CloudBackend.postgres.make()
         let clock = MovableClock()
-        let node = try PostgresCloud(url: f.location, clock: clock.read, connections: 1)
-        let otherNode = try PostgresCloud(url: f.location)
+        let (f, node, otherNode) = try twoNodes(clock: clock.read, connections: 1)
         let alice = try node.createToken(account: "alice", admin: false)
         let bob = try node.createToken(account: "bob", admin: false)
         let served = try serve(node)
@@ -215,10 +215,8 @@ struct CachedTokenRevocationTests {
     /// owner's view, whose write permission is checked in the write): the participant's token
     /// revoked on another node is refused, and the owner's zone is left as it was.
     @Test func aRevokedParticipantWritesNothingInTheOwnersZone() throws {
-        let f = try CloudBackend.postgres.make()
+        let (f, node, otherNode) = try twoNodes()
         let sharing = try #require(f.cloud as? StorageBackedCloud)
-        let node = try PostgresCloud(url: f.location)
-        let otherNode = try PostgresCloud(url: f.location)
         let bob = try node.createToken(account: "bob", admin: false)
         let served = try serve(node)
         defer { served.server.stop() }
@@ -246,9 +244,7 @@ struct CachedTokenRevocationTests {
     /// answered 421 AUTHENTICATION_REQUIRED naming the credential), and exactly the records of
     /// the saves answered 200 are stored (a refused save wrote nothing).
     @Test func savesRacingARevocationOnAnotherNode() throws {
-        let f = try CloudBackend.postgres.make()
-        let node = try PostgresCloud(url: f.location, connections: 2)
-        let otherNode = try PostgresCloud(url: f.location)
+        let (f, node, otherNode) = try twoNodes(connections: 2)
         let served = try serve(node)
         defer { served.server.stop() }
         let request = try f.request("alice")
@@ -295,9 +291,7 @@ struct CachedTokenRevocationTests {
     /// with another type meanwhile is not refused on the revoked request's field (which is
     /// never committed), and the revoked request writes nothing.
     @Test func aRevokedTokensUncommittedFieldRefusesNoOtherAccount() throws {
-        let f = try CloudBackend.postgres.make()
-        let node = try PostgresCloud(url: f.location, connections: 4)
-        let otherNode = try PostgresCloud(url: f.location)
+        let (f, node, otherNode) = try twoNodes(connections: 4)
         let alice = try node.createToken(account: "alice", admin: false)
         let bob = try node.createToken(account: "bob", admin: false)
         let served = try serve(node)
