@@ -103,8 +103,9 @@ public enum OTPAuthURI {
         }
         // The name is trimmed like the label: a name of spaces alone is no name (it would format as
         // a label that parses back empty).
-        let token = OTPToken(name: parameters["name"]?.trimmingWhitespace() ?? "", issuer: issuer, account: account, secret: secret, kind: kind,
-                             algorithm: algorithm, digits: digits, period: period, counter: counter)
+        let token = OTPToken(name: parameters["name"]?.trimmingWhitespace() ?? "", issuer: issuer, account: account,
+                             secret: secret, kind: kind, algorithm: algorithm, digits: digits, period: period,
+                             counter: counter)
         do {
             try token.validate()
         } catch {

@@ -20,8 +20,11 @@ extension PostgresCloudTransaction {
                  row.revoked.map { .int64($0) } ?? .null])
     }
 
+    /// A credential's row by its ID ($1).
+    static let credentialByIDSQL = "SELECT \(credentialColumns) FROM credentials WHERE id=$1"
+
     func credential(id: String) throws -> CredentialRow? {
-        try run("SELECT \(Self.credentialColumns) FROM credentials WHERE id=$1", [.text(id)]).first.map(Self.credentialRow)
+        try run(Self.credentialByIDSQL, [.text(id)]).first.map(Self.credentialRow)
     }
 
     func credential(secret: String, kind: CredentialKind) throws -> CredentialRow? {

@@ -18,25 +18,15 @@ extension PostgresCloudTransaction {
     /// Sends the check with the transaction's next reads (`expectModify`), or with
     /// `settleCredentialCheck`: a cached token's request costs no round trip of its own.
     func expectCredentialInForce(id: String) throws {
-        guard writing else { return try checkCredentialInForce(id) }
+        guard writing else { return try CredentialConfirmation.requireInForce(credential(id: id), id: id) }
         prefetched.credential = id
     }
 
     func settleCredentialCheck() throws {
         guard let id = prefetched.credential else { return }
         prefetched.credential = nil
-        try checkCredentialInForce(id)
+        try CredentialConfirmation.requireInForce(credential(id: id), id: id)
     }
-
-    private func checkCredentialInForce(_ id: String) throws {
-        try Self.requireInForce(run(Self.credentialInForceSQL, [.text(id)]), id: id)
-    }
-
-    private static func requireInForce(_ answer: PostgresRows, id: String) throws {
-        guard answer.first?[0].bool == true else { throw CredentialConfirmation.noLongerInForce(id) }
-    }
-
-    static let credentialInForceSQL = "SELECT revoked_ms IS NULL FROM credentials WHERE id=$1"
 
     func expectModify(_ database: DatabaseWriteKey, zone: String, records: [String]) throws {
         guard writing, !records.isEmpty else { return }
@@ -45,14 +35,16 @@ extension PostgresCloudTransaction {
         let credential = prefetched.credential
         prefetched.credential = nil
         var answers = try connection.queryPreparedTogether(
-            (credential.map { [(Self.credentialInForceSQL, [PostgresValue.text($0)])] } ?? []) + [
+            (credential.map { [(Self.credentialByIDSQL, [PostgresValue.text($0)])] } ?? []) + [
             (Self.lockDatabaseSQL, key),
             (Self.lockZoneByNameSQL, key + [.text(zone)]),
             records.count == 1 ? (Self.recordByZoneNameSQL, key + [.text(zone), .text(records[0])])
                 : (Self.recordsByZoneNameSQL, key + [.text(zone), try .textArray(records)]),
         ])
         // Answered before anything is written: a credential no longer in force writes nothing.
-        if let credential { try Self.requireInForce(answers.removeFirst(), id: credential) }
+        if let credential {
+            try CredentialConfirmation.requireInForce(answers.removeFirst().first.map(Self.credentialRow), id: credential)
+        }
         guard let db = try answers[0].first.map({ DatabaseRow(id: try $0.int64(0), seq: try $0.int64(1)) }) else {
             // A database made by this call: the zone and records are looked up after it.
             prefetched.database = (database, nil)

@@ -313,7 +313,7 @@ extension CloudStorageTransaction {
 
     /// Reads the credential's row now.
     public func expectCredentialInForce(id: String) throws {
-        guard let row = try credential(id: id), row.revoked == nil else { throw CredentialConfirmation.noLongerInForce(id) }
+        try CredentialConfirmation.requireInForce(credential(id: id), id: id)
     }
 
     /// Nothing is left: `expectCredentialInForce` checked at once.

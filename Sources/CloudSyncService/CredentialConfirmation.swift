@@ -37,9 +37,12 @@ public final class CredentialConfirmation: Sendable {
     /// The confirmation the current request owes, if it was admitted from the cache.
     @TaskLocal public static var current: CredentialConfirmation?
 
-    /// The refusal of a credential that is no longer in force (revoked or removed since it was
-    /// cached); the request is then answered as one presenting a revoked credential.
-    public static func noLongerInForce(_ id: String) -> CloudError {
-        CloudError(.notAuthenticated, "the credential \(id) is no longer in force")
+    /// Throws `notAuthenticated` unless `row` (the stored row of the credential `id`, nil when
+    /// there is none) is in force: a credential revoked or removed since it was cached. The
+    /// request is then answered as one presenting a revoked credential.
+    public static func requireInForce(_ row: CredentialRow?, id: String) throws(CloudError) {
+        guard let row, row.revoked == nil else {
+            throw CloudError(.notAuthenticated, "the credential \(id) is no longer in force")
+        }
     }
 }

@@ -345,8 +345,7 @@ extension StorageBackedCloud {
             let type = value.typeName
             if let existing = known[field] {
                 guard existing == type else {
-                    throw CloudError(.invalidArguments,
-                                     "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
+                    throw Self.fieldTypeMismatch(field, of: recordType, stored: existing, got: type)
                 }
             } else {
                 unknown.append((field, type))
@@ -372,11 +371,16 @@ extension StorageBackedCloud {
             }
             known[field] = existing
             guard existing == type else {
-                throw CloudError(.invalidArguments,
-                                 "field '\(field)' of \(recordType) is \(existing) in the schema; got \(type)")
+                throw Self.fieldTypeMismatch(field, of: recordType, stored: existing, got: type)
             }
         }
         if added { schemaCache.withLock { $0[key] = known } }
+    }
+
+    /// The refusal of a value whose type differs from the field's in the schema.
+    static func fieldTypeMismatch(_ field: String, of recordType: String, stored: FieldTypeName,
+                                  got type: FieldTypeName) -> CloudError {
+        CloudError(.invalidArguments, "field '\(field)' of \(recordType) is \(stored) in the schema; got \(type)")
     }
 
     // MARK: Fetch

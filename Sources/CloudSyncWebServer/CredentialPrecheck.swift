@@ -110,7 +110,7 @@ extension StoredCredentialAuthenticator {
 
     /// The endpoint admitted on a cached token (`CredentialConfirmation`): the one whose work
     /// is a write transaction, which confirms the token with its first reads.
-    static let confirmedByItsWrite = "/records/modify"
+    static let confirmedByItsWrite = "/" + WebServicesEndpoint.recordsModify.rawValue
 
     /// The admission a credential check calls for: refused unless it is in force; a token in
     /// force is noted (`noting`) for `caller`.

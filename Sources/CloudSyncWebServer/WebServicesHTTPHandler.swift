@@ -44,8 +44,7 @@ public struct WebServicesHTTPHandler: HTTPHandler {
             caller = try authenticator.caller(method: request.method, path: request.path, query: query, headers: headers,
                                               body: request.body, prechecked: prechecked)
         } catch {
-            return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
-                            account: nil)
+            return unavailable(error)
         }
         guard let caller else {
             if request.path == AnonymousAccess.signInPath {
@@ -68,11 +67,16 @@ public struct WebServicesHTTPHandler: HTTPHandler {
             do {
                 if let refusal = try authenticator.confirm(prechecked) { return handler.refusalResponse(refusal) }
             } catch {
-                return response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
-                                account: nil)
+                return unavailable(error)
             }
         }
         return response(answer, account: caller.account.isEmpty ? "(api token)" : caller.account)
+    }
+
+    /// 503 `TRY_AGAIN_LATER`: the credentials could not be read (`error` carries `retryAfter`).
+    func unavailable(_ error: CloudError) -> HTTPResponse {
+        response(handler.errorResponse(error, status: 503, uuid: RequestUUID.make(), serverErrorCode: "TRY_AGAIN_LATER"),
+                 account: nil)
     }
 
     /// The HTTP form of a Web Services answer; the log line names `account`.
